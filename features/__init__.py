@@ -1,0 +1,1 @@
+"""Bundled feature files, rule catalogs and card facts: data, not code. The oracle finds them through this package."""

@@ -1,0 +1,94 @@
+"""Rule catalogs: the list of rule ids a game's rules text contains.
+
+A catalog is data written by a game's importer from the rule sources (for
+TI4, ``python -m oracle.games.ti4.importer``). The core only reads it: every
+id in it must be covered by a scenario or marked untestable with a reason,
+and every report lists every id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class CatalogFileError(Exception):
+    """A catalog file is unreadable or malformed; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule or note of a rules text."""
+
+    game: str
+    local_id: str
+    text: str
+    kind: str = "rule"
+    parent: str | None = None
+    testable: bool = True
+    untestable_reason: str | None = None
+    source: str = ""
+    translation: str | None = None
+    remark: str | None = None
+
+    @property
+    def id(self) -> str:
+        """The qualified id used in tags and reports, e.g. ``ti4:2.4``."""
+        return f"{self.game}:{self.local_id}"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """All rules of one game, in the order of the rules text."""
+
+    game: str
+    title: str
+    rules: tuple[Rule, ...]
+
+    def ids(self) -> list[str]:
+        return [r.id for r in self.rules]
+
+    def get(self, rule_id: str) -> Rule | None:
+        for rule in self.rules:
+            if rule.id == rule_id:
+                return rule
+        return None
+
+
+def load_catalog(path: Path) -> Catalog:
+    """Read a catalog YAML file written by a game importer."""
+    try:
+        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); regenerate it with "
+                               "the game's importer") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
+        raise CatalogFileError(f"{path}: a catalog needs 'game' and a 'rules' list; "
+                               "regenerate it with the game's importer")
+    game = str(data["game"])
+    rules = []
+    for i, entry in enumerate(data["rules"], 1):
+        if not isinstance(entry, dict) or "id" not in entry or "text" not in entry:
+            raise CatalogFileError(f"{path}: rule #{i} needs 'id' and 'text', got {entry!r}")
+        translation = entry.get("translation")
+        rules.append(
+            Rule(
+                game=game,
+                local_id=str(entry["id"]),
+                text=str(entry["text"]),
+                kind=str(entry.get("kind", "rule")),
+                parent=entry.get("parent"),
+                testable=bool(entry.get("testable", True)),
+                untestable_reason=entry.get("untestable_reason"),
+                source=str(entry.get("source", "")),
+                translation=translation.get("text") if isinstance(translation, dict) else None,
+                remark=entry.get("remark"),
+            )
+        )
+        if not rules[-1].testable and not rules[-1].untestable_reason:
+            raise CatalogFileError(f"{path}: rule {rules[-1].id} is marked untestable without an "
+                                   "'untestable_reason'; every such mark must say why")
+    return Catalog(game=game, title=str(data.get("title", game)), rules=tuple(rules))

@@ -1,0 +1,88 @@
+"""The games the oracle knows: one folder of data per game, found, not listed.
+
+A game is a folder under the bundled ``features/`` (or any folder given with
+``--oracle-features``) holding a ``game.yaml`` manifest: its id, its catalog
+and card-facts files, its step module and its reference engine. The core
+reads only these manifests, so adding a game never changes the core.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from oracle.catalog import Catalog, CatalogFileError, load_catalog
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's data folder, as its manifest describes it."""
+
+    id: str
+    title: str
+    folder: Path
+    catalog_file: str
+    cards_file: str | None
+    steps: str | None
+    reference_engine: str | None
+
+    @functools.cached_property
+    def catalog(self) -> Catalog:
+        return load_catalog(self.folder / self.catalog_file)
+
+    @functools.cached_property
+    def cards(self) -> dict[str, list[dict[str, Any]]]:
+        """Card facts per deck (name, count, and whatever else the game records)."""
+        if not self.cards_file:
+            return {}
+        data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
+        return dict(data.get("decks", {}))
+
+    def feature_files(self) -> list[Path]:
+        return sorted(self.folder.rglob("*.feature"))
+
+
+def bundled_features_dir() -> Path:
+    """Where the bundled features live, installed or in a source checkout."""
+    return Path(str(importlib.resources.files("oracle.features")))
+
+
+def _read_manifest(path: Path) -> Game:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogFileError(f"{path}: cannot read the game manifest ({exc})") from exc
+    if not isinstance(data, dict) or "id" not in data or "catalog" not in data:
+        raise CatalogFileError(
+            f"{path}: a game manifest needs at least 'id' and 'catalog' "
+            "(see docs/adding-a-game.md)"
+        )
+    return Game(
+        id=str(data["id"]),
+        title=str(data.get("title", data["id"])),
+        folder=path.parent,
+        catalog_file=str(data["catalog"]),
+        cards_file=data.get("cards"),
+        steps=data.get("steps"),
+        reference_engine=data.get("reference_engine"),
+    )
+
+
+def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:
+    """All games under the given feature roots (default: the bundled features), by id."""
+    games: dict[str, Game] = {}
+    for root in roots or [bundled_features_dir()]:
+        for manifest in sorted(root.glob("*/game.yaml")):
+            game = _read_manifest(manifest)
+            if game.id in games:
+                raise CatalogFileError(
+                    f"{manifest}: game id {game.id!r} is already defined by "
+                    f"{games[game.id].folder / 'game.yaml'}; give each game folder its own id"
+                )
+            games[game.id] = game
+    return games

@@ -1,0 +1,1 @@
+"""Game-specific code: one subpackage per game (importer, reference engine)."""

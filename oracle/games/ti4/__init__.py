@@ -1,0 +1,1 @@
+"""Twilight Imperium 4: the "Action Cards" section."""

@@ -1,0 +1,373 @@
+"""Tests of the TI4 rule-catalog importer and the files it generates.
+
+Why: every TI4 scenario cites an id from ``features/ti4/catalog.yaml`` and follows its wording,
+so the catalog must (a) be exactly what the sources give today (staleness), (b) have the
+agreed ids and editorial decisions, and (c) refuse sources that disagree with each other
+instead of quietly picking one. The tamper tests change one thing in a copy of the sources
+and expect the importer to name the file and the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from oracle.games.ti4 import importer
+from oracle.games.ti4.importer import CatalogError
+
+REPO = Path(__file__).resolve().parents[1]
+CATALOG_PATH = REPO / "features" / "ti4" / "catalog.yaml"
+CARDS_PATH = REPO / "features" / "ti4" / "cards.yaml"
+
+EXPECTED_IDS = [
+    "2.1", "2.2", "2.3", "2.4", "2.4.1", "2.5", "2.6", "2.6.1", "2.6.2", "2.7", "2.8",
+    "note-1", "note-2", "note-3", "note-4", "note-5", "note-5.1", "note-5.2",
+    "note-6", "note-7", "note-8", "note-9", "note-10", "note-11",
+]
+MISSING_IN_RUSSIAN = ["note-2", "note-5.1", "note-5.2", "note-11"]
+
+needs_sources = pytest.mark.skipif(
+    not (importer.DEFAULT_SOURCES / importer.CANONICAL).exists(),
+    reason=f"rule sources not found at {importer.DEFAULT_SOURCES} (../shared/sources)",
+)
+needs_data = pytest.mark.skipif(
+    not (importer.DEFAULT_DATA / importer.ACTION_DECK).exists(),
+    reason=f"card data not found at {importer.DEFAULT_DATA} (../shared/data)",
+)
+
+SOURCE_FILES = (importer.CANONICAL, importer.MARKDOWN, importer.HTML_PAGE, importer.RUSSIAN)
+
+
+@pytest.fixture(scope="module")
+def catalog() -> dict[str, Any]:
+    """The committed catalog: what scenarios actually use."""
+    return yaml.safe_load(CATALOG_PATH.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def cards() -> dict[str, Any]:
+    """The committed card facts."""
+    return yaml.safe_load(CARDS_PATH.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def sources(tmp_path: Path) -> Path:
+    """A writable copy of the four renderings (the originals are read-only and must stay so)."""
+    if not (importer.DEFAULT_SOURCES / importer.CANONICAL).exists():
+        pytest.skip(f"rule sources not found at {importer.DEFAULT_SOURCES}")
+    root = tmp_path / "sources"
+    for rel in SOURCE_FILES:
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((importer.DEFAULT_SOURCES / rel).read_bytes())
+    return root
+
+
+def edit(root: Path, rel: str, old: str, new: str) -> None:
+    """Replace exactly one occurrence, so a test cannot pass because its edit missed."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {rel}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def rules_by_id(catalog: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {rule["id"]: rule for rule in catalog["rules"]}
+
+
+# ----------------------------------------------------------------------------- staleness
+
+
+@needs_sources
+def test_committed_catalog_is_what_the_sources_give() -> None:
+    built = importer.render(importer.build_catalog(importer.DEFAULT_SOURCES))
+    assert CATALOG_PATH.read_bytes() == built.encode("utf-8"), (
+        "features/ti4/catalog.yaml is stale: run python -m oracle.games.ti4.importer"
+    )
+
+
+@needs_data
+def test_committed_cards_are_what_the_data_gives() -> None:
+    built = importer.render(importer.build_cards(importer.DEFAULT_DATA))
+    assert CARDS_PATH.read_bytes() == built.encode("utf-8"), (
+        "features/ti4/cards.yaml is stale: run python -m oracle.games.ti4.importer"
+    )
+
+
+@needs_sources
+@needs_data
+def test_main_writes_then_check_passes_and_detects_staleness(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert importer.main(["--out", str(out), "--check"]) == 1
+    assert not out.exists(), "--check must not write"
+    assert "catalog.yaml" in capsys.readouterr().err
+    assert importer.main(["--out", str(out)]) == 0
+    assert (out / "catalog.yaml").read_bytes() == CATALOG_PATH.read_bytes()
+    assert (out / "cards.yaml").read_bytes() == CARDS_PATH.read_bytes()
+    assert importer.main(["--out", str(out), "--check"]) == 0
+    (out / "cards.yaml").write_text("game: ti4\n", encoding="utf-8")
+    assert importer.main(["--out", str(out), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "cards.yaml" in err and "catalog.yaml" not in err
+
+
+def test_main_reports_errors_with_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert importer.main(["--sources", str(tmp_path / "nowhere"), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert importer.CANONICAL in err and "--sources" in err
+
+
+# ----------------------------------------------------------------------------- catalog
+
+
+def test_catalog_header(catalog: dict[str, Any]) -> None:
+    assert list(catalog) == [
+        "game", "title", "generated_by", "sources", "missing_in_translation", "rules",
+    ]
+    assert catalog["game"] == "ti4"
+    assert [(s["path"], s["role"]) for s in catalog["sources"]] == [
+        ("ti4/action-cards.lrr.en.yaml", "canonical"),
+        ("ti4/action-cards.lrr-wiki.en.md", "cross-check"),
+        ("ti4/action-cards.lrr-site.en.php.txt", "cross-check"),
+        ("ti4/action-cards.rules.ru.md", "translation"),
+    ]
+    assert all(len(s["sha256"]) == 64 for s in catalog["sources"])
+
+
+def test_24_ids_in_reading_order(catalog: dict[str, Any]) -> None:
+    assert [rule["id"] for rule in catalog["rules"]] == EXPECTED_IDS
+
+
+def test_kinds_and_parents(catalog: dict[str, Any]) -> None:
+    rules = rules_by_id(catalog)
+    assert {r["kind"] for r in catalog["rules"] if r["id"].startswith("note-")} == {"note"}
+    assert {r["kind"] for r in catalog["rules"] if not r["id"].startswith("note-")} == {"rule"}
+    parents = {i: r["parent"] for i, r in rules.items() if r["parent"] is not None}
+    assert parents == {
+        "2.4.1": "2.4", "2.6.1": "2.6", "2.6.2": "2.6",
+        "note-5.1": "note-5", "note-5.2": "note-5",
+    }
+    assert rules["2.4.1"]["source"] == (
+        "ti4/action-cards.lrr.en.yaml > Rules Reference > 2.4 > 2.4.1"
+    )
+    assert rules["note-10"]["source"] == "ti4/action-cards.lrr.en.yaml > Notes > 10"
+    assert rules["2.1"]["text"] == "Each player draws one action card during each status phase."
+
+
+def test_only_note_11_is_untestable(catalog: dict[str, Any]) -> None:
+    untestable = [r for r in catalog["rules"] if not r["testable"]]
+    assert [r["id"] for r in untestable] == ["note-11"]
+    assert "pointer" in untestable[0]["untestable_reason"]
+    assert all(r["testable"] is True for r in catalog["rules"] if r["id"] != "note-11")
+    assert all("untestable_reason" not in r for r in catalog["rules"] if r["testable"])
+
+
+def test_note_5_carries_its_remark(catalog: dict[str, Any]) -> None:
+    remarks = {r["id"]: r["remark"] for r in catalog["rules"] if "remark" in r}
+    assert list(remarks) == ["note-5"]
+    assert "status phase" in remarks["note-5"] and "initiative order" in remarks["note-5"]
+
+
+# ----------------------------------------------------------------------------- cross-checks
+
+
+@needs_sources
+def test_renderings_parse_to_the_canonical_ids() -> None:
+    root = importer.DEFAULT_SOURCES
+    canonical = [item.id for item in importer.parse_canonical(root)]
+    assert canonical == EXPECTED_IDS
+    assert [item.id for item in importer.parse_markdown(root)] == EXPECTED_IDS
+    assert [item.id for item in importer.parse_html(root)] == EXPECTED_IDS
+
+
+def test_comparable_forgives_only_markup_entities_spacing() -> None:
+    assert importer.comparable("a <b>seven</b>  cards .") == "a seven cards."
+    assert importer.comparable("Lucky Shot&nbsp;.") == "Lucky Shot."
+    assert importer.comparable("the word “Action”") != importer.comparable('the word "Action"')
+
+
+def test_markdown_word_change_is_named(sources: Path) -> None:
+    edit(sources, importer.MARKDOWN, "number of cards a player’s hand", "number of cards a"
+         " player’s deck")
+    with pytest.raises(CatalogError) as caught:
+        importer.build_catalog(sources)
+    assert caught.value.path == importer.MARKDOWN
+    assert caught.value.item_id == "2.4.1"
+    assert caught.value.line == 9
+    message = str(caught.value)
+    assert importer.MARKDOWN in message and "2.4.1" in message
+    assert "player’s deck can have" in message and "player’s hand can have" in message
+
+
+def test_html_word_change_is_named(sources: Path) -> None:
+    edit(sources, importer.HTML_PAGE, "shuffle the discard pile", "shuffle the draw pile")
+    with pytest.raises(CatalogError) as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.item_id) == (importer.HTML_PAGE, "note-4")
+    message = str(caught.value)
+    assert importer.HTML_PAGE in message and "note-4" in message
+    assert "shuffle the draw pile" in message and "shuffle the discard pile" in message
+    assert "page line" in message
+
+
+def test_html_straight_quotes_are_not_forgiven(sources: Path) -> None:
+    edit(sources, importer.HTML_PAGE, "the word “Action”", 'the word "Action"')
+    with pytest.raises(CatalogError) as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.item_id) == (importer.HTML_PAGE, "2.6.1")
+
+
+def test_html_dropped_note_is_named(sources: Path) -> None:
+    edit(sources, importer.HTML_PAGE,
+         "<li>The number of action cards in a player’s hand is public information.</li>\n", "")
+    with pytest.raises(CatalogError) as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.item_id) == (importer.HTML_PAGE, "note-2")
+    assert "note-3" in str(caught.value)  # the hint: what is there instead
+
+
+def test_html_nested_list_inside_item_gives_same_ids(sources: Path) -> None:
+    edit(sources, importer.HTML_PAGE,
+         "discard the rest.</li>\n<ol><li>A game effect can increase or decrease the number of"
+         " cards a player’s hand can have.</li></ol>",
+         "discard the rest.\n<ol><li>A game effect can increase or decrease the number of"
+         " cards a player’s hand can have.</li></ol></li>")
+    assert [item.id for item in importer.parse_html(sources)] == EXPECTED_IDS
+    importer.build_catalog(sources)
+
+
+def test_markdown_missing_subpoint_is_named(sources: Path) -> None:
+    edit(sources, importer.MARKDOWN,
+         "\n    2. Multiple action cards with the same name", "\n7. Multiple action cards with"
+         " the same name")
+    with pytest.raises(CatalogError) as caught:
+        importer.build_catalog(sources)
+    assert caught.value.path == importer.MARKDOWN
+
+
+# ----------------------------------------------------------------------------- Russian
+
+
+def test_russian_rules_map_by_number(catalog: dict[str, Any]) -> None:
+    rules = rules_by_id(catalog)
+    assert rules["2.4"]["translation"]["ref"] == "28.4"
+    assert rules["2.4.1"]["translation"]["ref"] == "28.4 а)"
+    assert rules["2.6.2"]["translation"]["ref"] == "28.6 б)"
+    assert "7 карт" in rules["2.4"]["translation"]["text"]
+    assert all(r["translation"]["lang"] == "ru" for r in catalog["rules"] if r["translation"])
+
+
+def test_russian_comments_map_to_notes(catalog: dict[str, Any]) -> None:
+    mapped = {
+        r["id"]: r["translation"]["ref"]
+        for r in catalog["rules"]
+        if r["kind"] == "note" and r["translation"]
+    }
+    assert mapped == {
+        "note-1": "comment 1", "note-3": "comment 2", "note-4": "comment 3",
+        "note-5": "comment 4", "note-6": "comment 5", "note-7": "comment 6",
+        "note-8": "comment 7", "note-9": "comment 8", "note-10": "comment 9",
+    }
+    rules = rules_by_id(catalog)
+    assert "Саботаж" in rules["note-6"]["translation"]["text"]
+    assert "Отклонить закон" in rules["note-9"]["translation"]["text"]
+
+
+def test_missing_in_translation_is_exactly_four(catalog: dict[str, Any]) -> None:
+    assert catalog["missing_in_translation"] == MISSING_IN_RUSSIAN
+    assert [r["id"] for r in catalog["rules"] if r["translation"] is None] == MISSING_IN_RUSSIAN
+
+
+def test_russian_comment_removed_raises(sources: Path) -> None:
+    edit(sources, importer.RUSSIAN,
+         "2) Игрок может показать любую или все карты действий со своей руки, если он этого"
+         " захочет.\n", "")
+    with pytest.raises(CatalogError) as caught:
+        importer.build_catalog(sources)
+    assert caught.value.path == importer.RUSSIAN
+
+
+def test_russian_last_comment_removed_raises(sources: Path) -> None:
+    path = sources / importer.RUSSIAN
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if not line.startswith("9) ")]
+    assert len(kept) == len(lines) - 1
+    path.write_text("".join(kept), encoding="utf-8")
+    with pytest.raises(CatalogError, match="alignment table") as caught:
+        importer.build_catalog(sources)
+    assert caught.value.path == importer.RUSSIAN
+
+
+def test_russian_swapped_comments_fail_the_content_check(sources: Path) -> None:
+    path = sources / importer.RUSSIAN
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    five = next(i for i, line in enumerate(lines) if line.startswith("5) "))
+    six = next(i for i, line in enumerate(lines) if line.startswith("6) "))
+    lines[five], lines[six] = "5) " + lines[six][3:], "6) " + lines[five][3:]
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(CatalogError, match="alignment check failed") as caught:
+        importer.build_catalog(sources)
+    assert caught.value.item_id == "note-6"
+
+
+@needs_sources
+def test_shifted_alignment_table_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The naive table (comment n -> note n) must fail: the checks tell neighbours apart."""
+    monkeypatch.setattr(importer, "RU_COMMENT_TO_NOTE", {n: f"note-{n}" for n in range(1, 10)})
+    with pytest.raises(CatalogError, match="alignment check failed"):
+        importer.build_catalog(importer.DEFAULT_SOURCES)
+
+
+# ----------------------------------------------------------------------------- cards
+
+
+def test_card_facts(cards: dict[str, Any]) -> None:
+    deck = cards["decks"]["action"]
+    names = [card["name"] for card in deck]
+    assert len(names) == 93 == len(set(names))
+    assert names == sorted(names)
+    assert sum(card["count"] for card in deck) == 120
+    assert {card["name"]: card["count"] for card in deck}["Sabotage"] == 4
+    assert {card["expansion"] for card in deck} == {"base", "pok", "codex1"}
+    assert all(list(card) == ["name", "count", "phase", "window", "expansion"] for card in deck)
+    assert cards["source"]["path"] == "ti4/action-deck-pok.json"
+
+
+def test_cards_have_no_text_key(cards: dict[str, Any]) -> None:
+    def keys(node: Any) -> set[str]:
+        if isinstance(node, dict):
+            return set(node).union(*(keys(v) for v in node.values()))
+        if isinstance(node, list):
+            return set().union(*(keys(v) for v in node))
+        return set()
+
+    assert "text" not in keys(cards)
+
+
+@needs_data
+def test_no_card_text_leaks_into_cards_yaml() -> None:
+    records = json.loads(
+        (importer.DEFAULT_DATA / importer.ACTION_DECK).read_text(encoding="utf-8")
+    )["cards"]
+    committed = CARDS_PATH.read_text(encoding="utf-8")
+    leaked = [r["name"] for r in records if r["text"] in committed]
+    assert leaked == []
+
+
+def test_copies_disagreeing_on_facts_raise(tmp_path: Path) -> None:
+    deck = tmp_path / importer.ACTION_DECK
+    deck.parent.mkdir(parents=True)
+    record = {"alias": "s1", "name": "Sabotage", "phase": "Any", "window": "x", "source": "base"}
+    deck.write_text(json.dumps({"cards": [record, {**record, "phase": "Action"}]}),
+                    encoding="utf-8")
+    with pytest.raises(CatalogError, match="Sabotage") as caught:
+        importer.build_cards(tmp_path)
+    assert caught.value.path == importer.ACTION_DECK
