@@ -830,10 +830,10 @@ class ReferenceEngine:
         self.require(self.check_nothing_being_played("draw action cards"))
         if game.phase != "status":
             raise Rejected(Rejection("action cards are dealt in the status phase", RULE_2_1))
-        if game.dealing or game.status_dealt:
-            raise Rejected(Rejection("this status phase's cards were already dealt", RULE_2_1))
         for pending in game.pending:
             self.require(self.check_not_pending(pending.player, "go on with the dealing"))
+        if game.dealing or game.status_dealt:
+            raise Rejected(Rejection("this status phase's cards were already dealt", RULE_2_1))
         game.status_dealt = True
         game.dealing = self.status_dealing_queue()
         self.continue_dealing()
