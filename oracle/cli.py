@@ -52,7 +52,34 @@ def _parser() -> argparse.ArgumentParser:
                      help="only scenarios whose test name matches (pytest -k)")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after '--': more pytest arguments")
+    sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
+                   description="Every step a scenario can use, as a person would write it.")
     return parser
+
+
+def list_steps() -> int:
+    """Print the step vocabulary, so a committee can write a ruling without reading Python."""
+    import importlib
+
+    from pytest_bdd.steps import step_function_context_registry
+
+    from oracle.game import discover_games
+    from oracle.lint import humanize
+
+    games = discover_games()
+    modules = ["oracle.steps.common", *(g.steps for g in games.values() if g.steps)]
+    for module in dict.fromkeys(modules):
+        importlib.import_module(module)
+        print(f"# {module.rsplit('.', 1)[-1]}")
+        for ctx in step_function_context_registry.values():
+            if ctx.step_func.__module__ != module:
+                continue
+            doc = (ctx.step_func.__doc__ or "").strip().splitlines()
+            hint = f"   ({doc[0]})" if doc else ""
+            kind = (ctx.type or "step").capitalize()
+            print(f"{kind:<6} {humanize(ctx.parser.name)}{hint}")
+        print()
+    return 0
 
 
 def pytest_args(ns: argparse.Namespace) -> list[str]:
@@ -77,6 +104,8 @@ def pytest_args(ns: argparse.Namespace) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(argv)
+    if ns.command == "steps":
+        return list_steps()
     try:
         EngineSpec.parse(ns.engine)
     except EngineSpecError as exc:

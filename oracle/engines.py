@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -74,6 +76,8 @@ class EngineSpec:
 def load_factory(target: str) -> Callable[[], Engine]:
     """Import ``package.module:attr`` and return the callable that makes the engine."""
     module_name, _, attr_path = target.partition(":")
+    if os.getcwd() not in sys.path:  # like `python -m`: an engine beside you is importable
+        sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:

@@ -107,7 +107,7 @@ def lint_games(
                 scenarios = list(_scenarios(path))
             except GherkinParseError as exc:
                 problems.append(Problem(path, exc.line, exc.line_content,
-                                        f"the feature file does not parse: {exc.msg}"))
+                                        f"the feature file does not parse: {exc.message}"))
                 continue
             for scenario, tags, background in scenarios:
                 line, name = scenario.location.line, scenario.name
@@ -162,7 +162,9 @@ def _check_tags(path: Path, scenario: Scenario, tags: list[Tag],
     return problems
 
 
-def _check_steps(path: Path, scenario_steps: list, steps: list[StepFunctionContext]) -> list[Problem]:
+def _check_steps(
+    path: Path, scenario_steps: list, steps: list[StepFunctionContext]
+) -> list[Problem]:
     problems = []
     kind = "given"
     for step in scenario_steps:

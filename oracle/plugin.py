@@ -35,6 +35,7 @@ from oracle.verdicts import USER_PROPERTY, ScenarioVerdict, classify
 from oracle.world import ScenarioWorld
 
 COMMON_STEPS = "oracle.steps.common"
+failed_step_key = pytest.StashKey[str]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -62,7 +63,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if not spec_text:
         return
     is_worker = hasattr(config, "workerinput")
-    roots = [bundled_features_dir(), *(Path(d).resolve() for d in config.getoption("oracle_features"))]
+    extra = [Path(d).resolve() for d in config.getoption("oracle_features")]
+    roots = [bundled_features_dir(), *extra]
     try:
         spec = EngineSpec.parse(spec_text)
         if spec.kind == "python":
@@ -139,6 +141,12 @@ def pytest_bdd_apply_tag(tag: str, function: Callable[..., object]) -> object:
     return None
 
 
+def pytest_bdd_step_error(request: pytest.FixtureRequest, feature: Any, scenario: Any,
+                          step: Any, exception: Exception) -> None:
+    """Remember which step failed, so the verdict can say so."""
+    request.node.stash[failed_step_key] = f"line {step.line_number}: {step.keyword} {step.name}"
+
+
 def _rules_of(item: pytest.Item) -> list[str]:
     return [str(m.args[0]) for m in item.iter_markers("rule") if m.args]
 
@@ -190,6 +198,9 @@ def _verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]) -> 
     world = getattr(item, "funcargs", {}).get("oracle_world")
     if call.excinfo is not None:
         message = str(call.excinfo.value).removeprefix("unsupported: ")
+        step = item.stash.get(failed_step_key, None)
+        if step:
+            message = f"{step}\n{message}"
         if status in ("fail", "error"):
             message += _reproduce(run, rules, item, world)
     engine: dict[str, Any] = {}

@@ -152,7 +152,7 @@ def render_markdown(report: ConformanceReport) -> str:
     if problems:
         out += ["", "### Failures", ""]
         for r, s in problems:
-            first = (s.message.strip().splitlines() or [""])[0].replace("|", "\\|")
+            first = " — ".join(s.message.strip().splitlines()[:2]).replace("|", "\\|")
             out.append(f"- `{r.id}` {s.status}: **{s.name}** (`{s.location}`): {first}")
     untestable = [r for r in report.rules if r.status in ("untestable", "uncovered")]
     if untestable:

@@ -80,7 +80,7 @@ def _window_open(oracle_world: ScenarioWorld, window: str) -> None:
     oracle_world.given()["window"] = window
 
 
-# -- When ------------------------------------------------------------------------------
+# -- When ----------------------------------------------------------------------------
 
 
 @when(parsers.re(r'the timing window "(?P<window>[^"]+)" opens'))
@@ -160,7 +160,7 @@ def _end_turn(oracle_world: ScenarioWorld, player: str) -> None:
     oracle_world.act(f"{player} ends their turn", {"type": "end_turn", "player": player})
 
 
-# -- Then ----------------------------------------------------------------------------------
+# -- Then ----------------------------------------------------------------------------
 
 
 @then(parsers.re(rf"(?P<owner>{NAME}) holds (?P<pile>.+?)(?: as seen by (?P<viewer>{VIEWER}))?"))

@@ -53,7 +53,7 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
     )
 
 
-# -- Given --------------------------------------------------------------------------------
+# -- Given ---------------------------------------------------------------------------
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) is the (?P<faction>[\w' -]+?) player"))
@@ -123,7 +123,7 @@ def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> N
     oracle_world.player(player)["hand_limit_modifier"] = delta
 
 
-# -- When ---------------------------------------------------------------------------------------
+# -- When ----------------------------------------------------------------------------
 
 
 @when(parsers.re(
@@ -147,7 +147,9 @@ def _status_draw(oracle_world: ScenarioWorld) -> None:
     oracle_world.act("the status phase draws action cards", {"type": "status_draw"})
 
 
-@when(parsers.re(rf"(?P<giver>{NAME}) gives (?P<cards>.+) to (?P<receiver>{NAME}) in a transaction"))
+@when(parsers.re(
+    rf"(?P<giver>{NAME}) gives (?P<cards>.+) to (?P<receiver>{NAME}) in a transaction"
+))
 def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -> None:
     oracle_world.require("ti4/transactions")
     names = parse_cards(cards)
@@ -155,7 +157,7 @@ def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -
                      {"type": "trade", "player": giver, "to": receiver, "cards": names})
 
 
-# -- Then -------------------------------------------------------------------------------------------
+# -- Then ----------------------------------------------------------------------------
 
 
 @then(parsers.re(COUNTER))

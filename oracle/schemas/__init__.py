@@ -1,0 +1,91 @@
+"""The adapter protocol as versioned JSON Schema: the contract ``oracle.protocol`` implements.
+
+Why schemas at all: an engine in another language (or a reviewer) needs the protocol as data,
+not as Python code, and the docs' examples and the reference engine's replies can be checked
+against it mechanically (``tests/test_protocol_schema.py``). The schemas are package data,
+read with ``importlib.resources`` so they work from a wheel or a zip as well as a checkout.
+
+Why jsonschema is imported lazily: the oracle itself never validates against these schemas
+(``oracle.protocol.parse_reply`` does its own checks), so jsonschema is only a ``test`` extra;
+loading a schema must work without it, and only ``validator()`` needs it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib.resources import files
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+    from referencing import Registry
+
+VERSION = "v1"
+"""The schema directory for protocol version 1 (``oracle.protocol.PROTOCOL_VERSION``)."""
+
+
+def _file_name(name: str) -> str:
+    """Accept ``"reply"`` as well as ``"reply.json"``; refuse paths, which would escape v1."""
+    if "/" in name or "\\" in name:
+        raise ValueError(f"a schema name is a plain file name, got {name!r}")
+    return name if name.endswith(".json") else f"{name}.json"
+
+
+def schema_names() -> list[str]:
+    """The names of every bundled schema (``["reply", "request", "view"]`` for v1)."""
+    directory = files(__name__) / VERSION
+    return sorted(
+        entry.name.removesuffix(".json")
+        for entry in directory.iterdir()
+        if entry.name.endswith(".json")
+    )
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    """One bundled schema as a fresh dict (callers may change it without affecting others)."""
+    resource = files(__name__) / VERSION / _file_name(name)
+    if not resource.is_file():
+        raise FileNotFoundError(
+            f"no protocol schema {name!r}; the {VERSION} schemas are {schema_names()}"
+        )
+    return json.loads(resource.read_text(encoding="utf-8"))
+
+
+def _import_jsonschema() -> tuple[Any, Any]:
+    """``(jsonschema, referencing)``, or an ImportError that says how to get them."""
+    try:
+        import jsonschema
+        import referencing
+    except ImportError as exc:
+        raise ImportError(
+            "validating against the protocol schemas needs jsonschema: "
+            "pip install rules-oracle[test]"
+        ) from exc
+    return jsonschema, referencing
+
+
+@functools.cache
+def registry() -> Registry:
+    """Every bundled schema under its ``$id``, so relative ``$ref``s resolve offline.
+
+    A ``$ref`` such as ``"view.json"`` inside ``reply.json`` resolves against reply.json's
+    ``$id`` to ``https://rules-oracle.invalid/schemas/v1/view.json``; the registry holds that
+    URI, so nothing is ever fetched (the ``.invalid`` domain guarantees it could not be).
+    """
+    _, referencing = _import_jsonschema()
+    from referencing.jsonschema import DRAFT202012
+
+    resources = []
+    for name in schema_names():
+        schema = load_schema(name)
+        resources.append((schema["$id"], DRAFT202012.create_resource(schema)))
+    return referencing.Registry().with_resources(resources)
+
+
+def validator(name: str) -> Validator:
+    """A draft 2020-12 validator for one bundled schema, with every v1 schema resolvable."""
+    jsonschema, _ = _import_jsonschema()
+    schema = load_schema(name)
+    cls = jsonschema.Draft202012Validator
+    return cls(schema, registry=registry(), format_checker=cls.FORMAT_CHECKER)

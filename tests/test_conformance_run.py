@@ -1,0 +1,175 @@
+"""The main job, end to end: `rules-oracle run` on good, broken and odd engines."""
+
+from __future__ import annotations
+
+import pytest
+
+from oracle.game import discover_games
+from oracle.games.ti4.mutants import ALL as MUTANTS
+
+TI4_IDS = discover_games()["ti4"].catalog.ids()
+
+
+def test_reference_engine_conforms_on_every_rule(oracle):
+    run = oracle("run")
+    assert run.code == 0, run.out + run.err
+    ids = [r["id"] for r in run.report["rules"]]
+    assert [i for i in ids if i.startswith("ti4:")] == TI4_IDS
+    assert len(TI4_IDS) == 24
+    for rule in run.report["rules"]:
+        if rule["id"] == "ti4:note-11":
+            assert rule["status"] == "untestable" and rule["reason"]
+        else:
+            assert rule["status"] == "pass", rule
+            assert rule["scenarios"] and all(s["status"] == "pass" for s in rule["scenarios"])
+    assert "rules-oracle conformance" in run.out and "ti4:2.4.1" in run.out
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
+def test_a_broken_engine_is_flagged_on_exactly_the_rules_it_breaks(oracle, mutant):
+    run = oracle("run", "--engine", f"oracle.games.ti4.mutants:MUTANTS.{mutant.name}")
+    assert run.code == 1, run.out + run.err
+    assert run.flagged() == set(mutant.breaks)
+    assert [r["id"] for r in run.report["rules"] if r["id"].startswith("ti4:")] == TI4_IDS
+
+
+def test_a_failure_says_which_step_and_how_to_reproduce(oracle):
+    run = oracle("run", "--engine", "oracle.games.ti4.mutants:MUTANTS.no_reshuffle")
+    failed = [s for r in run.report["rules"] for s in r["scenarios"] if s["status"] == "fail"]
+    assert failed
+    message = failed[0]["message"]
+    assert message.startswith("line ")
+    assert "reproduce: rules-oracle run --engine oracle.games.ti4.mutants:MUTANTS.no_reshuffle" \
+        in message
+    assert "scenario seed" in message and failed[0]["location"].startswith("ti4/drawing.feature:")
+
+
+CRASHING = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class Crashing(ReferenceEngine):
+    def act_status_draw(self, action):
+        raise RuntimeError("status phase exploded")
+
+def factory():
+    engine = Crashing()
+    inner = engine.handle
+    def handle(request):
+        if request.get("op") == "act" and request["action"].get("type") == "status_draw":
+            raise RuntimeError("engine crashed mid-scenario")
+        return inner(request)
+    engine.handle = handle
+    return engine
+'''
+
+
+def test_a_crashing_engine_errors_its_scenarios_and_the_run_goes_on(oracle, engine_module):
+    engine_module("crashing", CRASHING)
+    run = oracle("run", "--engine", "crashing:factory")
+    assert run.code == 1
+    assert run.status("ti4:2.1") == "error"
+    assert run.status("ti4:note-5") == "error"
+    assert run.status("ti4:2.4") == "pass"
+    assert [r["id"] for r in run.report["rules"] if r["id"].startswith("ti4:")] == TI4_IDS
+    errored = [s for r in run.report["rules"] for s in r["scenarios"] if s["status"] == "error"]
+    assert all("engine crashed mid-scenario" in s["message"] for s in errored)
+
+
+GARBAGE = '''
+from oracle.games.ti4.engine import factory as reference
+
+def factory():
+    engine = reference()
+    inner = engine.handle
+    def handle(request):
+        if request.get("op") == "act" and request["action"].get("type") == "reveal":
+            return ["not", "a", "reply"]
+        if request.get("op") == "act" and request["action"].get("type") == "trade":
+            return {"reply": "view", "view": {}}
+        return inner(request)
+    engine.handle = handle
+    return engine
+'''
+
+
+def test_protocol_garbage_is_an_error_with_the_reason(oracle, engine_module):
+    engine_module("garbage", GARBAGE)
+    run = oracle("run", "--engine", "garbage:factory")
+    assert run.code == 1
+    assert run.status("ti4:note-3") == "error"
+    msgs = [s["message"] for r in run.report["rules"] if r["id"] == "ti4:note-3"
+            for s in r["scenarios"]]
+    assert any("protocol error: a reply must be a JSON object" in m for m in msgs)
+    trade = [s["message"] for r in run.report["rules"] if r["id"] == "ti4:note-10"
+             for s in r["scenarios"] if s["status"] == "error"]
+    assert any("'view' is not a reply to 'act'" in m for m in trade)
+
+
+LACKING = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class NoPolitics(ReferenceEngine):
+    def capabilities(self):
+        return [c for c in super().capabilities() if c != "ti4/politics"]
+
+def factory():
+    return NoPolitics()
+'''
+
+
+def test_a_missing_capability_is_unsupported_not_fail(oracle, engine_module):
+    engine_module("lacking", LACKING)
+    run = oracle("run", "--engine", "lacking:factory")
+    assert run.code == 0, run.out
+    assert run.status("ti4:2.2") == "unsupported"
+    assert run.status("ti4:2.1") == "pass"
+    assert run.report["summary"]["unsupported"] == 1
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("nonsense", "is not an engine spec"),
+    ("no_such_module_xyz:factory", "cannot import"),
+    ("oracle.games.ti4.engine:nope", "has no attribute"),
+    ("reference:chess", "no bundled game"),
+])
+def test_a_bad_engine_spec_is_a_usage_error(oracle, spec, says):
+    run = oracle("run", "--engine", spec)
+    assert run.code == 2
+    assert says in run.out + run.err
+    assert run.report is None
+
+
+def test_selecting_a_rule_runs_it_and_its_subrules_and_lists_every_rule(oracle):
+    run = oracle("run", "--rule", "ti4:2.4")
+    assert run.code == 0
+    assert run.status("ti4:2.4") == "pass" and run.status("ti4:2.4.1") == "pass"
+    assert run.status("ti4:2.1") == "uncovered"
+    assert len(run.report["rules"]) == len(TI4_IDS)
+    reasons = {r["id"]: r.get("reason") for r in run.report["rules"]}
+    assert reasons["ti4:2.1"] == "not selected in this run"
+
+
+def test_selecting_an_unknown_rule_is_a_usage_error(oracle):
+    run = oracle("run", "--rule", "ti4:9.9")
+    assert run.code == 2 and "no such rule id" in run.out + run.err
+
+
+def test_the_report_survives_xdist(oracle):
+    serial = oracle("run")
+    parallel = oracle("run", "--", "-n", "2")
+    assert parallel.code == 0, parallel.out + parallel.err
+    assert "bringing up nodes" in parallel.out
+    simplify = lambda run: {r["id"]: (r["status"], len(r["scenarios"]))  # noqa: E731
+                            for r in run.report["rules"]}
+    assert simplify(parallel) == simplify(serial)
+
+
+def test_the_markdown_report_is_written(oracle, pytester):
+    md = pytester.path / "summary.md"
+    run = oracle("run", "--engine", "oracle.games.ti4.mutants:MUTANTS.no_reshuffle",
+                 "--markdown", str(md))
+    assert run.code == 1
+    text = md.read_text()
+    assert "| `ti4:note-4` | **fail** |" in text
+    assert "### Failures" in text and "ti4/drawing.feature:" in text
+    assert "`ti4:note-11` untestable" in text

@@ -1,0 +1,386 @@
+"""The protocol's JSON Schemas against the docs, the reference engine and ``parse_reply``.
+
+Why: the schemas in ``oracle/schemas/v1/`` are the contract, the docs explain it and the code
+implements it; three descriptions of one thing drift apart unless something checks them
+against each other. So every example in ``docs/protocol.md`` must validate (and the page must
+show every request and reply kind), the bundled engine's replies to a real session must
+validate, and ``parse_reply`` must turn anything at all into a typed reply or a
+``ProtocolError`` -- and accept everything the schema accepts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("jsonschema")
+
+from jsonschema import Draft202012Validator
+
+from oracle import schemas
+from oracle.games.ti4.engine import factory
+from oracle.protocol import (
+    EXPECTED_REPLIES,
+    REFEREE,
+    Accepted,
+    Act,
+    Choose,
+    Describe,
+    Described,
+    Errored,
+    Observe,
+    ProtocolError,
+    Ready,
+    Rejected,
+    Request,
+    Setup,
+    Unsupported,
+    View,
+    parse_reply,
+)
+
+JSON = dict[str, Any]
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+OPS = ("describe", "setup", "act", "choose", "observe")
+REPLY_KINDS = ("described", "ready", "accepted", "rejected", "view", "unsupported", "errored")
+REPLY_TYPES = (Described, Ready, Accepted, Rejected, View, Unsupported, Errored)
+KIND_OF_TYPE = dict(zip(REPLY_TYPES, REPLY_KINDS, strict=True))
+
+REQUEST = schemas.validator("request")
+REPLY = schemas.validator("reply")
+
+
+def errors(validator: Any, instance: object) -> list[str]:
+    """Every schema error, located, so a failing assert says what is wrong where."""
+    return [
+        f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+        for e in validator.iter_errors(instance)
+    ]
+
+
+# -- the schema files themselves ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["request", "reply", "view"])
+def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
+    schema = schemas.load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == f"https://rules-oracle.invalid/schemas/v1/{name}.json"
+    assert schema["title"] and schema["description"]
+
+
+def test_loader_finds_every_schema_by_either_name() -> None:
+    assert schemas.schema_names() == ["reply", "request", "view"]
+    assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
+    with pytest.raises(FileNotFoundError, match="request"):
+        schemas.load_schema("nope")
+    with pytest.raises(ValueError):
+        schemas.load_schema("../v1/reply")
+
+
+def test_validator_without_jsonschema_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "jsonschema", None)
+    with pytest.raises(ImportError, match=re.escape("pip install rules-oracle[test]")):
+        schemas.validator("reply")
+
+
+def test_relative_ref_to_view_resolves_offline() -> None:
+    """reply.json's ``"$ref": "view.json"`` must come from the registry, never the network."""
+    bad_view = {"reply": "view", "view": {"players": {"A": {"hand": {"count": -1, "cards": []}}},
+                                          "decks": {}}}
+    assert any("-1" in e for e in errors(REPLY, bad_view))
+
+
+# -- 1. every example in docs/protocol.md ------------------------------------------------------
+
+
+def doc_examples() -> list[JSON]:
+    """The ```json blocks of docs/protocol.md, parsed."""
+    blocks = re.findall(r"^```json\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S)
+    assert blocks, f"no ```json examples found in {DOC}"
+    return [json.loads(block) for block in blocks]
+
+
+@pytest.mark.parametrize("example", doc_examples(), ids=lambda e: e.get("op") or e.get("reply"))
+def test_doc_example_is_schema_valid(example: JSON) -> None:
+    assert ("op" in example) != ("reply" in example), (
+        f"a docs example must be a request (op) or a reply (reply): {example}"
+    )
+    validator = REQUEST if "op" in example else REPLY
+    assert errors(validator, example) == []
+
+
+def test_doc_shows_every_request_and_every_reply() -> None:
+    """So that a new request or reply kind cannot be added without documenting it."""
+    examples = doc_examples()
+    ops = {e["op"] for e in examples if "op" in e}
+    kinds = {e["reply"] for e in examples if "reply" in e}
+    assert sorted(set(OPS) - ops) == [], "requests without an example in docs/protocol.md"
+    assert sorted(set(REPLY_KINDS) - kinds) == [], "replies without an example in docs/protocol.md"
+
+
+# -- 2. the reference engine's replies ---------------------------------------------------------
+
+FILLER = ["Veto", "Spy", "Plague", "Summit", "Salvage", "Bunker", "Parley"]
+
+SESSION: list[tuple[JSON, str]] = [
+    ({"op": "describe"}, "described"),
+    (
+        {"op": "setup", "game": "ti4", "seed": 3, "state": {
+            "players": [
+                {"name": "Alice", "hand": ["Sabotage", "Lucky Shot", *FILLER[:5]]},
+                {"name": "Bob", "faction": "Hacan", "hand": ["Repeal Law"]},
+                {"name": "Carol", "hand": []},
+            ],
+            "phase": "action", "active_player": "Alice",
+            "decks": {"action": {"draw": ["Bribery", "Rally", "Scuttle", "Veto"],
+                                 "discard": ["Spy"]}},
+        }},
+        "ready",
+    ),
+    ({"op": "act", "action": {"type": "draw", "player": "Carol", "deck": "action", "count": 1}},
+     "accepted"),
+    # Alice goes over the hand limit of 7 and must choose what to keep.
+    ({"op": "act", "action": {"type": "draw", "player": "Alice", "deck": "action", "count": 1}},
+     "accepted"),
+    ({"op": "act", "action": {"type": "reveal", "player": "Alice", "cards": ["Sabotage"]}},
+     "rejected"),
+    ({"op": "choose", "player": "Alice", "choice": {"discard": ["Spy"]}}, "rejected"),
+    ({"op": "choose", "player": "Alice",
+      "choice": {"keep": ["Sabotage", "Lucky Shot", *FILLER[:4], "Rally"]}}, "accepted"),
+    ({"op": "act", "action": {"type": "play", "player": "Bob", "card": "Repeal Law",
+                              "targets": {"law": "Minister of Commerce"}}}, "rejected"),
+    ({"op": "act", "action": {"type": "reveal", "player": "Alice", "cards": ["Sabotage"]}},
+     "accepted"),
+    ({"op": "act", "action": {"type": "resolve"}}, "rejected"),
+    ({"op": "act", "action": {"type": "window", "window": "At the start of a combat round"}},
+     "accepted"),
+    ({"op": "act", "action": {"type": "end_turn", "player": "Alice"}}, "accepted"),
+    ({"op": "act", "action": {"type": "teleport", "player": "Bob"}}, "unsupported"),
+    ({"op": "observe", "viewer": "Alice"}, "view"),
+    ({"op": "observe", "viewer": None}, "view"),
+    ({"op": "observe", "viewer": REFEREE}, "view"),
+    ({"op": "observe", "viewer": "Zed"}, "errored"),
+]
+
+
+def test_reference_engine_session_is_schema_valid_both_ways() -> None:
+    """Each request the session sends and each reply the engine gives fits the schemas."""
+    engine = factory()
+    views: dict[str | None, JSON] = {}
+    for request, kind in SESSION:
+        assert errors(REQUEST, request) == [], request
+        reply = engine.handle(json.loads(json.dumps(request)))
+        assert reply.get("reply") == kind, (request, reply)
+        assert errors(REPLY, reply) == [], (request, reply)
+        if kind == "view":
+            views[request["viewer"]] = reply["view"]
+    # The schema cannot say who may see what; check that the session exercised it at all.
+    assert views["Alice"]["players"]["Alice"]["hand"]["count"] == 7
+    assert views[None]["players"]["Alice"]["hand"]["cards"] == ["Sabotage"]
+    assert "cards" in views[REFEREE]["decks"]["action"]["draw"]
+    assert "cards" not in views[None]["decks"]["action"]["draw"]
+
+
+# -- 3. parse_reply never fails any other way --------------------------------------------------
+
+REQUESTS: list[Request] = [
+    Describe(),
+    Setup("ti4", {"players": [{"name": "Alice"}]}, 1),
+    Act({"type": "resolve"}),
+    Choose("Alice", {"keep": []}),
+    Observe(None),
+]
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+
+engine_infos = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.text(max_size=8) | json_values,
+        "version": st.text(max_size=8) | json_values,
+        "protocol": st.just(1) | json_values,
+        "games": st.lists(
+            st.fixed_dictionaries({}, optional={"game": st.text(max_size=8) | json_values,
+                                                "edition": json_values})
+            | json_values,
+            max_size=3,
+        ) | json_values,
+        "capabilities": st.lists(st.text(max_size=8) | json_values, max_size=3) | json_values,
+    },
+)
+
+valid_engines = st.fixed_dictionaries(
+    {
+        "name": st.text(min_size=1, max_size=8),
+        "version": st.text(max_size=8),
+        "protocol": st.just(1),
+        "games": st.lists(st.fixed_dictionaries({"game": st.text(min_size=1, max_size=8)},
+                                                optional={"edition": st.text(max_size=8)}),
+                          max_size=2),
+        "capabilities": st.lists(st.text(max_size=8), max_size=3),
+    }
+)
+
+FIELDS = ("engine", "events", "reason", "rule", "view", "capability", "message", "context")
+
+hands = st.fixed_dictionaries({}, optional={"count": st.integers(-1, 3) | json_values,
+                                            "cards": st.lists(st.text(max_size=5), max_size=2)})
+views = st.fixed_dictionaries(
+    {},
+    optional={
+        "players": st.dictionaries(st.text(max_size=5), st.fixed_dictionaries({"hand": hands}),
+                                   max_size=2),
+        "decks": st.dictionaries(
+            st.text(max_size=5),
+            st.fixed_dictionaries({"draw": st.fixed_dictionaries({"count": st.integers(0, 3)}),
+                                   "discard": st.lists(st.text(max_size=5), max_size=2)}),
+            max_size=1,
+        ) | json_values,
+    },
+)
+#: Replies that are right or nearly so, so that the schema-valid cases are not all trivial.
+near_valid = st.one_of(
+    st.fixed_dictionaries({"reply": st.just("described"), "engine": valid_engines | engine_infos}),
+    st.just({"reply": "ready"}),
+    st.fixed_dictionaries({"reply": st.just("accepted")},
+                          optional={"events": st.lists(st.dictionaries(st.text(max_size=5),
+                                                                       json_values, max_size=2))
+                                    | json_values}),
+    st.fixed_dictionaries({"reply": st.just("rejected")},
+                          optional={"reason": st.text(max_size=8) | json_values,
+                                    "rule": st.text(max_size=8) | json_values}),
+    st.fixed_dictionaries({"reply": st.just("view")}, optional={"view": views | json_values}),
+    st.fixed_dictionaries({"reply": st.just("unsupported")},
+                          optional={"reason": st.text(max_size=8) | json_values,
+                                    "capability": st.text(max_size=8) | json_values}),
+    st.fixed_dictionaries({"reply": st.just("errored")},
+                          optional={"message": st.text(max_size=8) | json_values,
+                                    "context": st.dictionaries(st.text(max_size=5), json_values,
+                                                               max_size=2) | json_values}),
+)
+#: Any kind (or none of the set) with any of the fields replies use, holding anything.
+reply_like = st.builds(
+    lambda kind, fields: {**fields, "reply": kind},
+    st.sampled_from([*REPLY_KINDS, "bogus", ""]) | json_values,
+    st.dictionaries(
+        st.sampled_from(FIELDS) | st.text(max_size=8),
+        json_values | engine_infos | st.text(max_size=8),
+        max_size=5,
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=json_values | reply_like | near_valid)
+def test_parse_reply_gives_a_typed_reply_or_a_protocol_error(data: Any) -> None:
+    for request in REQUESTS:
+        try:
+            reply = parse_reply(request, data)
+        except ProtocolError:
+            parsed = None
+        else:
+            assert isinstance(reply, REPLY_TYPES)
+            parsed = KIND_OF_TYPE[type(reply)]
+            assert parsed == data["reply"]
+        # The schema and the code agree: a schema-valid reply of a kind that answers this
+        # request is always parsed.
+        op = request.to_json()["op"]
+        answers = (*EXPECTED_REPLIES[op], "unsupported", "errored")
+        if isinstance(data, dict) and data.get("reply") in answers and REPLY.is_valid(data):
+            assert parsed == data["reply"], (op, data)
+
+
+# -- 4. what the schemas refuse ------------------------------------------------------------------
+
+GOOD_ENGINE = {"name": "e", "version": "1", "protocol": 1, "games": [{"game": "ti4"}],
+               "capabilities": []}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param({"reply": "maybe"}, id="unknown-kind"),
+        pytest.param({"events": []}, id="no-kind"),
+        pytest.param({"reply": "rejected"}, id="rejected-without-reason"),
+        pytest.param({"reply": "rejected", "reason": 3}, id="rejected-reason-not-string"),
+        pytest.param({"reply": "described", "engine": {**GOOD_ENGINE, "protocol": 2}},
+                     id="protocol-2"),
+        pytest.param({"reply": "described", "engine": {**GOOD_ENGINE, "protocol": True}},
+                     id="protocol-true"),
+        pytest.param({"reply": "described", "engine": {**GOOD_ENGINE, "games": ["ti4"]}},
+                     id="games-not-objects"),
+        pytest.param({"reply": "view", "view": {"players": {}}}, id="view-without-decks"),
+        pytest.param({"reply": "view", "view": {
+            "players": {"A": {"hand": {"count": 1}}}, "decks": {}}}, id="hand-without-cards"),
+        pytest.param({"reply": "errored"}, id="errored-without-message"),
+    ],
+)
+def test_invalid_reply(reply: JSON) -> None:
+    assert not REPLY.is_valid(reply)
+
+
+def test_valid_minimal_replies() -> None:
+    """The negative cases above fail for the reason named, not because nothing passes."""
+    for reply in [
+        {"reply": "described", "engine": GOOD_ENGINE},
+        {"reply": "rejected", "reason": "no"},
+        {"reply": "view", "view": {"players": {}, "decks": {}}},
+        {"reply": "errored", "message": "boom"},
+        {"reply": "ready", "extra": "engines may say more"},
+    ]:
+        assert errors(REPLY, reply) == [], reply
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        pytest.param({"op": "shuffle"}, id="unknown-op"),
+        pytest.param({"op": "describe", "verbose": True}, id="unknown-field"),
+        pytest.param({"op": "observe"}, id="observe-without-viewer"),
+        pytest.param({"op": "observe", "viewer": 1}, id="viewer-not-string"),
+        pytest.param({"op": "act", "action": {"player": "A"}}, id="action-without-type"),
+        pytest.param({"op": "act", "action": {"type": "draw", "player": "A", "deck": "action"}},
+                     id="draw-without-count"),
+        pytest.param({"op": "act", "action": {"type": "draw", "player": "A", "deck": "action",
+                                              "count": "1"}}, id="draw-count-not-integer"),
+        pytest.param({"op": "act", "action": {"type": "reveal", "player": "A", "cards": "Spy"}},
+                     id="reveal-cards-not-list"),
+        pytest.param({"op": "act", "action": {"type": "window"}}, id="window-without-name"),
+        pytest.param({"op": "choose", "player": "A", "choice": {"keep": [], "discard": []}},
+                     id="choice-both-kinds"),
+        pytest.param({"op": "setup", "game": "ti4", "seed": 1, "state": {"players": [{}]}},
+                     id="player-without-name"),
+        pytest.param({"op": "setup", "game": "ti4", "seed": 1, "state": {
+            "players": [{"name": "A"}], "decks": {"action": {"draw": []}}}},
+                     id="deck-without-discard"),
+    ],
+)
+def test_invalid_request(request_: JSON) -> None:
+    assert not REQUEST.is_valid(request_)
+
+
+def test_game_specific_action_types_are_open() -> None:
+    """A game's own action types pass with any fields; only the shared ones are checked."""
+    for action in [
+        {"type": "politics_primary", "player": "A", "speaker": "B"},
+        {"type": "status_draw"},
+        {"type": "trade", "player": "A", "to": "B", "cards": ["Spy"]},
+    ]:
+        assert errors(REQUEST, {"op": "act", "action": action}) == [], action

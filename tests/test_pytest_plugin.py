@@ -1,0 +1,48 @@
+"""Inside an engine's own repository: plain `pytest` with the plugin, no conftest needed."""
+
+from __future__ import annotations
+
+import json
+
+ENGINE = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+def factory():
+    return ReferenceEngine()
+'''
+
+
+def test_pytest_option_runs_the_bundled_suite(pytester, engine_module):
+    engine_module("myengine", ENGINE)
+    result = pytester.runpytest_subprocess("--oracle-engine=myengine:factory",
+                                           "--oracle-json=r.json", "-p", "no:cacheprovider")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*rules-oracle conformance*", "*ti4:2.4 *pass*",
+                                 "*24 rules: 23 pass, 1 untestable*"])
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert len(report["rules"]) == 24
+    assert report["engine"]["spec"] == "myengine:factory"
+
+
+def test_ini_setting_names_the_engine(pytester, engine_module):
+    engine_module("myengine", ENGINE)
+    pytester.makeini("[pytest]\noracle_engine = myengine:factory\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--oracle-rule=ti4:note-4")
+    assert result.ret == 0, result.stdout.str()
+    result.stdout.fnmatch_lines(["*2 passed*"])
+
+
+def test_the_plugin_is_inert_without_an_engine(pytester):
+    pytester.makepyfile(test_plain="def test_ok():\n    assert True\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*1 passed*"])
+    result.stdout.no_fnmatch_line("*rules-oracle conformance*")
+
+
+def test_a_rule_mark_selects_scenarios_with_m(pytester, engine_module):
+    engine_module("myengine", ENGINE)
+    result = pytester.runpytest_subprocess("--oracle-engine=myengine:factory",
+                                           "-p", "no:cacheprovider", "-m", "rule", "-q")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*59 passed*"])
