@@ -23,7 +23,7 @@ from oracle.verdicts import USER_PROPERTY, ScenarioVerdict
 run_key = pytest.StashKey["OracleRun"]()
 
 
-@dataclass
+@dataclass(eq=False)  # a plugin object: hashed by identity
 class OracleRun:
     """One run: which engine, which games, which rules, and what happened."""
 

@@ -46,3 +46,11 @@ def test_a_rule_mark_selects_scenarios_with_m(pytester, engine_module):
                                            "-p", "no:cacheprovider", "-m", "rule", "-q")
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*59 passed*"])
+
+
+def test_rules_oracle_run_works_in_a_repo_with_its_own_conftest(oracle, pytester):
+    pytester.makeconftest("import pytest\n")
+    pytester.mkpydir("sub").joinpath("conftest.py").write_text("X = 1\n")
+    run = oracle("run", "--rule", "ti4:2.3")
+    assert run.code == 0, run.out + run.err
+    assert run.status("ti4:2.3") == "pass"
