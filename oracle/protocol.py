@@ -159,7 +159,7 @@ class ProtocolError(Exception):
 
 def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     value = data.get(key)
-    if not isinstance(value, kind):
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise ProtocolError(
             f"reply {data.get('reply')!r} needs {key!r} of type "
             f"{getattr(kind, '__name__', kind)}, got {value!r}"
@@ -218,4 +218,6 @@ def parse_reply(request: Request, data: object) -> Reply:
         cap = data.get("capability")
         return Unsupported(_need(data, "reason", str), cap if isinstance(cap, str) else None)
     context = data.get("context", {})
-    return Errored(str(data.get("message", "")), context if isinstance(context, Mapping) else {})
+    if not isinstance(context, Mapping):
+        raise ProtocolError(f"'context' of an errored reply must be an object, got {context!r}")
+    return Errored(_need(data, "message", str), context)

@@ -205,6 +205,9 @@ class ScenarioWorld:
         view = self.view(viewer)
         try:
             hand = view["players"][owner]["hand"]
+            if hand["count"] is None:
+                raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
+                                    f"{owner} holds")
             return int(hand["count"]), list(hand.get("cards") or [])
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineFault(f"the view for {viewer!r} has no players.{owner}.hand with a "

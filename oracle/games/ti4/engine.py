@@ -1444,10 +1444,8 @@ class ReferenceEngine:
         players: JSON = {}
         for name in game.seats:
             p = game.players[name]
-            hand: JSON = {"cards": self.visible_hand(viewer, p)}
-            count = self.visible_hand_count(viewer, p)
-            if count is not None:
-                hand = {"count": count, **hand}
+            hand: JSON = {"count": self.visible_hand_count(viewer, p),
+                          "cards": self.visible_hand(viewer, p)}
             players[name] = {
                 "hand": hand,
                 "hand_limit": self.hand_limit(p),
