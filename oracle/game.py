@@ -30,6 +30,7 @@ class Game:
     cards_file: str | None
     steps: str | None
     reference_engine: str | None
+    mutants: str | None = None
 
     @functools.cached_property
     def catalog(self) -> Catalog:
@@ -70,6 +71,7 @@ def _read_manifest(path: Path) -> Game:
         cards_file=data.get("cards"),
         steps=data.get("steps"),
         reference_engine=data.get("reference_engine"),
+        mutants=data.get("mutants"),
     )
 
 

@@ -1,38 +1,19 @@
-"""Deliberately broken TI4 engines: small declared variations of the reference engine.
-
-A conformance suite is only worth trusting if it fails on engines that break
-the rules. Each mutant here is a name, the rule ids it breaks, the change in
-words, and the few reference-engine methods it overrides: the kind of slip a
-real engine makes. The oracle's tests run the suite against each one and
-check that the report flags exactly the declared ids.
+"""Deliberately broken TI4 engines (see ``oracle.mutants``): the slips real engines make.
 
 Use one as an engine: ``--engine oracle.games.ti4.mutants:MUTANTS.no_hand_limit``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
 from oracle.games.ti4.engine import ReferenceEngine
+from oracle.mutants import Mutant
 
 
-@dataclass(frozen=True)
-class Mutant:
-    """A reference engine with a few methods replaced, breaking the rules in ``breaks``."""
-
-    name: str
-    breaks: tuple[str, ...]
-    change: str
-    overrides: Mapping[str, Any] = field(default_factory=dict)
-
-    def engine_class(self) -> type[ReferenceEngine]:
-        return type(f"Mutant_{self.name}", (ReferenceEngine,), dict(self.overrides))
-
-    def __call__(self) -> ReferenceEngine:
-        return self.engine_class()()
+def mutant(name: str, breaks: tuple[str, ...], change: str, **overrides: Any) -> Mutant:
+    return Mutant(name, breaks, change, ReferenceEngine, overrides)
 
 
 def _never(*_args: Any, **_kwargs: Any) -> bool:
@@ -48,36 +29,32 @@ def _whole_hand(self: ReferenceEngine, viewer: str | None, owner: Any) -> list[s
 
 
 ALL: tuple[Mutant, ...] = (
-    Mutant(
+    mutant(
         "no_hand_limit", ("ti4:2.4", "ti4:2.4.1", "ti4:note-10"),
         "never asks a player to discard down to the hand limit",
-        {"over_hand_limit": _never},
+        over_hand_limit=_never,
     ),
-    Mutant(
+    mutant(
         "hand_limit_off_by_one", ("ti4:2.4", "ti4:2.4.1", "ti4:note-10"),
         "the hand limit is six, not seven",
-        {"BASE_HAND_LIMIT": 6},
+        BASE_HAND_LIMIT=6,
     ),
-    Mutant(
+    mutant(
         "no_reshuffle", ("ti4:note-4",),
         "a depleted deck is never rebuilt from the discard pile",
-        {"reshuffle_if_depleted": _nothing},
+        reshuffle_if_depleted=_nothing,
     ),
-    Mutant(
+    mutant(
         "lazy_reshuffle", ("ti4:note-4",),
         "a depleted deck is rebuilt only at the next draw, not at once",
-        {"after_deck_change": _nothing},
+        after_deck_change=_nothing,
     ),
-    Mutant(
+    mutant(
         "hand_shown_to_all", ("ti4:2.5", "ti4:note-3"),
         "every viewer sees every card in every hand",
-        {"visible_hand": _whole_hand},
+        visible_hand=_whole_hand,
     ),
 )
 
 MUTANTS = SimpleNamespace(**{m.name: m for m in ALL})
 """Each mutant by name, for ``--engine oracle.games.ti4.mutants:MUTANTS.NAME``."""
-
-
-def by_name(name: str) -> Callable[[], ReferenceEngine]:
-    return getattr(MUTANTS, name)

@@ -1,0 +1,36 @@
+"""Mutants: small declared variations of a reference engine, each breaking named rules.
+
+A conformance suite is only worth trusting if it fails on engines that break
+the rules. A mutant is a name, the rule ids it breaks, the change in words,
+and the few methods of a game's reference engine it overrides: the kind of
+slip a real engine makes. ``rules-oracle selftest`` runs the suite against
+every mutant of every game and checks that the report flags exactly the
+declared ids. A game lists its mutants in ``game.yaml`` (``mutants:``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A reference engine with a few methods replaced, breaking the rules in ``breaks``."""
+
+    name: str
+    breaks: tuple[str, ...]
+    change: str
+    base: type
+    overrides: Mapping[str, Any] = field(default_factory=dict)
+
+    def engine_class(self) -> type:
+        missing = [n for n in self.overrides if not hasattr(self.base, n)]
+        if missing:  # a renamed engine method would silently make the mutant a no-op
+            raise AttributeError(f"mutant {self.name}: {self.base.__name__} has no "
+                                 f"{', '.join(missing)} to override")
+        return type(f"Mutant_{self.name}", (self.base,), dict(self.overrides))
+
+    def __call__(self) -> Any:
+        return self.engine_class()()
