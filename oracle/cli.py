@@ -52,6 +52,16 @@ def _parser() -> argparse.ArgumentParser:
                      help="only scenarios whose test name matches (pytest -k)")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after '--': more pytest arguments")
+    selftest = sub.add_parser(
+        "selftest", help="run every mutant engine and print the kill matrix",
+        description="Run the suite against every bundled mutant (a reference engine broken "
+                    "on purpose) and check that the report flags exactly the rules each "
+                    "breaks. Exit 0 only if every mutant is killed with no false flags.")
+    selftest.add_argument("--json", metavar="PATH", help="write the kill matrix as JSON")
+    selftest.add_argument("--features", action="append", default=[], metavar="DIR",
+                          help="another folder of game folders (with their own mutants)")
+    selftest.add_argument("--game", action="append", default=[], metavar="ID",
+                          help="only this game's mutants (repeatable; default: every game)")
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
     return parser
@@ -106,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(argv)
     if ns.command == "steps":
         return list_steps()
+    if ns.command == "selftest":
+        from oracle.selftest import main as selftest_main
+
+        return selftest_main(ns.json, ns.features, ns.game)
     try:
         EngineSpec.parse(ns.engine)
     except EngineSpecError as exc:

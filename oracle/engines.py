@@ -5,7 +5,9 @@
 - ``reference``: each game's bundled reference engine (the default);
 - ``reference:GAME``: one game's bundled reference engine;
 - ``package.module:factory``: a Python engine; ``factory()`` returns an
-  object with ``handle(request) -> reply`` (see ``oracle.adapter``).
+  object with ``handle(request) -> reply`` (see ``oracle.adapter``);
+- ``mutant:NAME``: a bundled mutant, a reference engine broken on purpose
+  (see ``oracle.mutants``; ``rules-oracle selftest`` runs them all).
 
 Whatever the engine does (raise, return garbage, answer the wrong kind of
 reply) comes back from ``EngineClient.send`` as a typed reply, so a broken
@@ -45,8 +47,8 @@ class EngineSpecError(ValueError):
 class EngineSpec:
     """A parsed ``--engine`` value."""
 
-    kind: str  # "reference" or "python"
-    target: str = ""  # a game id for "reference", "module:attr" for "python"
+    kind: str  # "reference", "mutant" or "python"
+    target: str = ""  # a game id for "reference", a name for "mutant", "module:attr" for "python"
 
     @classmethod
     def parse(cls, text: str) -> EngineSpec:
@@ -58,6 +60,11 @@ class EngineSpec:
             if not game:
                 raise EngineSpecError("'reference:' needs a game, e.g. --engine reference:ti4")
             return cls("reference", game)
+        if text.startswith("mutant:"):
+            name = text.removeprefix("mutant:")
+            if not name:
+                raise EngineSpecError("'mutant:' needs a mutant's name, e.g. mutant:no_hand_limit")
+            return cls("mutant", name)
         module, sep, attr = text.partition(":")
         if not sep or not module or not attr or " " in text:
             raise EngineSpecError(
@@ -68,9 +75,9 @@ class EngineSpec:
         return cls("python", text)
 
     def __str__(self) -> str:
-        return f"reference:{self.target}" if self.kind == "reference" and self.target else (
-            self.kind if self.kind == "reference" else self.target
-        )
+        if self.kind == "python":
+            return self.target
+        return f"{self.kind}:{self.target}" if self.target else self.kind
 
 
 def load_factory(target: str) -> Callable[[], Engine]:

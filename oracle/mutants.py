@@ -10,9 +10,12 @@ declared ids. A game lists its mutants in ``game.yaml`` (``mutants:``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from oracle.game import Game
 
 
 @dataclass(frozen=True)
@@ -34,3 +37,22 @@ class Mutant:
 
     def __call__(self) -> Any:
         return self.engine_class()()
+
+
+def game_mutants(game: Game) -> tuple[Mutant, ...]:
+    """The mutants a game declares in its manifest (``mutants: package.module:ATTR``)."""
+    if not game.mutants:
+        return ()
+    module, _, attr = game.mutants.partition(":")
+    return tuple(getattr(importlib.import_module(module), attr or "ALL"))
+
+
+def find_mutant(games: Iterable[Game], name: str) -> tuple[Game, Mutant]:
+    """A mutant by name, from every game's list; KeyError naming the known ones."""
+    known = []
+    for game in games:
+        for mutant in game_mutants(game):
+            if mutant.name == name:
+                return game, mutant
+            known.append(mutant.name)
+    raise KeyError(f"no mutant named {name!r}; known: {', '.join(known) or 'none'}")

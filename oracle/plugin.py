@@ -30,6 +30,7 @@ from oracle.collect import FeatureFile
 from oracle.engines import EngineSpec, EngineSpecError, load_factory
 from oracle.game import bundled_features_dir, discover_games
 from oracle.lint import RULE_TAG, lint_games
+from oracle.mutants import find_mutant
 from oracle.run import OracleRun, run_key
 from oracle.verdicts import USER_PROPERTY, ScenarioVerdict, classify
 from oracle.world import ScenarioWorld
@@ -70,8 +71,12 @@ def pytest_configure(config: pytest.Config) -> None:
         if spec.kind == "python":
             load_factory(spec.target)
         games = discover_games(roots)
+        if spec.kind == "mutant":
+            find_mutant(games.values(), spec.target)
     except (EngineSpecError, CatalogFileError) as exc:
         raise pytest.UsageError(str(exc)) from exc
+    except KeyError as exc:
+        raise pytest.UsageError(f"--oracle-engine {spec_text}: {exc.args[0]}") from exc
     if spec.kind == "reference" and spec.target and spec.target not in games:
         raise pytest.UsageError(f"--oracle-engine {spec_text}: no bundled game {spec.target!r} "
                                 f"(games: {', '.join(games)})")
@@ -109,7 +114,8 @@ def _selected_rules(wanted: list[str], games: dict[str, Any]) -> set[str] | None
     every = [rid for g in games.values() for rid in g.catalog.ids()]
     selected: set[str] = set()
     for text in wanted:
-        hits = [rid for rid in every if rid == text or rid.startswith(text + ".")]
+        hits = [rid for rid in every
+                if rid == text or rid.startswith(text + ".") or rid.startswith(text + ":")]
         if not hits:
             raise pytest.UsageError(f"--oracle-rule {text}: no such rule id; ids look like "
                                     f"{', '.join(every[:3])} …")

@@ -17,6 +17,7 @@ import pytest
 
 from oracle.engines import EngineClient, EngineSpec, EngineSpecError, load_factory, make_engine
 from oracle.game import Game
+from oracle.mutants import find_mutant
 from oracle.report import ConformanceReport, build_report, render_markdown, render_table
 from oracle.verdicts import USER_PROPERTY, ScenarioVerdict
 
@@ -45,6 +46,14 @@ class OracleRun:
         """The engine a game's scenarios run on, made once per process."""
         key = game.id if self.spec.kind == "reference" and not self.spec.target else "*"
         if key not in self._clients:
+            if self.spec.kind == "mutant":
+                try:
+                    _, mutant = find_mutant(self.games.values(), self.spec.target)
+                except KeyError as exc:
+                    raise EngineSpecError(str(exc.args[0])) from exc
+                label = f"mutant:{mutant.name}"
+                self._clients[key] = EngineClient(make_engine(mutant, label), label)
+                return self._clients[key]
             if self.spec.kind == "reference":
                 wanted = self.spec.target or game.id
                 owner = self.games.get(wanted)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import json
+
 from oracle.game import discover_games
-from oracle.games.ti4.mutants import ALL as MUTANTS
+from oracle.games.ti4.mutants import ALL as ALL_MUTANTS
+from oracle.games.ti4.mutants import MUTANTS
 
 TI4_IDS = discover_games()["ti4"].catalog.ids()
 
@@ -25,12 +28,30 @@ def test_reference_engine_conforms_on_every_rule(oracle):
     assert "rules-oracle conformance" in run.out and "ti4:2.4.1" in run.out
 
 
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
-def test_a_broken_engine_is_flagged_on_exactly_the_rules_it_breaks(oracle, mutant):
-    run = oracle("run", "--engine", f"oracle.games.ti4.mutants:MUTANTS.{mutant.name}")
+@pytest.mark.parametrize("name", ["no_hand_limit", "hand_shown_to_all", "lazy_reshuffle"])
+def test_a_broken_engine_is_flagged_on_exactly_the_rules_it_breaks(oracle, name):
+    mutant = getattr(MUTANTS, name)
+    run = oracle("run", "--engine", f"oracle.games.ti4.mutants:MUTANTS.{name}")
     assert run.code == 1, run.out + run.err
     assert run.flagged() == set(mutant.breaks)
     assert [r["id"] for r in run.report["rules"] if r["id"].startswith("ti4:")] == TI4_IDS
+
+
+def test_selftest_kills_every_mutant_with_no_false_flags(oracle, pytester):
+    """The kill matrix: every mutant of every game flags exactly the ids it declares."""
+    out = pytester.path / "selftest.json"
+    run = oracle("selftest", "--json", str(out))
+    assert run.code == 0, run.out + run.err
+    matrix = json.loads(out.read_text())
+    assert matrix["summary"]["ok"] is True
+    assert matrix["summary"]["ids_without_mutant"] == []
+    names = {m["name"] for m in matrix["mutants"]}
+    assert {m.name for m in ALL_MUTANTS} <= names
+    for row in matrix["mutants"]:
+        assert row["killed"] and not row["false_flags"], row
+        assert sorted(row["flagged"]) == sorted(row["breaks"]), row
+    testable = {r.id for g in discover_games().values() for r in g.catalog.rules if r.testable}
+    assert testable <= {b for row in matrix["mutants"] for b in row["breaks"]}
 
 
 def test_a_failure_says_which_step_and_how_to_reproduce(oracle):
@@ -173,3 +194,32 @@ def test_the_markdown_report_is_written(oracle, pytester):
     assert "| `ti4:note-4` | **fail** |" in text
     assert "### Failures" in text and "ti4/drawing.feature:" in text
     assert "`ti4:note-11` untestable" in text
+
+
+def test_a_mutant_can_be_named_as_an_engine(oracle):
+    run = oracle("run", "--engine", "mutant:deals_in_seat_order", "--rule", "ti4")
+    assert run.code == 1
+    assert run.flagged() == {"ti4:note-5"}
+
+
+def test_selftest_reports_a_surviving_mutant(oracle, pytester):
+    """A mutant whose rule no scenario checks survives, and selftest says so (exit 1)."""
+    games = pytester.mkdir("games")
+    toy = games / "toy"
+    toy.mkdir()
+    (toy / "game.yaml").write_text(
+        "id: toy\ncatalog: catalog.yaml\nreference_engine: oracle.games.ti4.engine:factory\n"
+        "mutants: toymutants:ALL\n")
+    (toy / "catalog.yaml").write_text(
+        "game: toy\nrules:\n  - {id: '1', text: A rule., testable: true}\n")
+    (toy / "t.feature").write_text(
+        "Feature: t\n  @toy:1\n  Scenario: Nothing much\n    Given the players are Ann\n")
+    pytester.makepyfile(toymutants='''
+from oracle.games.ti4.engine import ReferenceEngine
+from oracle.mutants import Mutant
+ALL = (Mutant("toy_noop", ("toy:1",), "changes nothing the scenario looks at",
+              ReferenceEngine, {"BASE_HAND_LIMIT": 3}),)
+''')
+    run = oracle("selftest", "--features", "games", "--game", "toy")
+    assert run.code == 1
+    assert "toy_noop" in run.out and "SURVIVED" in run.out

@@ -101,6 +101,7 @@ Feature: Playing action cards
       Given it is the action phase
       And the timing window "At the start of a combat round" is open
       And Alice holds "Morale Boost" and "Morale Boost"
+      And Alice has a cruiser
       When Alice plays "Morale Boost"
       And Alice plays "Morale Boost"
       Then the action is rejected
@@ -119,6 +120,7 @@ Feature: Playing action cards
       Given it is the action phase
       And the timing window "At the start of a combat round" is open
       And Alice holds "Morale Boost" and "Morale Boost"
+      And Alice has a cruiser
       When Alice plays "Morale Boost"
       And the timing window "At the start of a combat round" opens
       And Alice plays "Morale Boost"
@@ -128,6 +130,7 @@ Feature: Playing action cards
       Given it is the action phase
       And the timing window "At the start of a combat round" is open
       And Alice holds "Morale Boost" and "Morale Boost"
+      And Alice has a cruiser
       And Bob holds "Sabotage"
       When Alice plays "Morale Boost" and Bob cancels it with "Sabotage"
       And Alice plays "Morale Boost"
@@ -264,7 +267,7 @@ Feature: Playing action cards
     Scenario: Repeal Law cannot be played when no law is in play
       Given it is the action phase, Alice's turn
       And Alice holds "Repeal Law"
-      When Alice plays "Repeal Law"
+      When Alice plays "Repeal Law" targeting the law "Minister of Commerce"
       Then the action is rejected
       And Alice holds "Repeal Law"
 

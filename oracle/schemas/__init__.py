@@ -89,3 +89,55 @@ def validator(name: str) -> Validator:
     schema = load_schema(name)
     cls = jsonschema.Draft202012Validator
     return cls(schema, registry=registry(), format_checker=cls.FORMAT_CHECKER)
+
+
+
+KIND_KEYS = {"request": "op", "reply": "reply"}
+"""The field that names a request's or a reply's kind, which picks one branch of the oneOf."""
+
+
+@functools.cache
+def _part_validator(name: str, part: str) -> Validator:
+    """A cached validator for part of a schema: ``"*"`` all of it, ``"top"`` all but its
+    ``oneOf`` (the fields every kind shares), or a kind's ``$defs`` entry."""
+    if part == "*":
+        return validator(name)
+    jsonschema, _ = _import_jsonschema()
+    schema = load_schema(name)
+    if part == "top":
+        sub = {k: v for k, v in schema.items() if k != "oneOf"}
+    else:
+        sub = {"$ref": f"{schema['$id']}#/$defs/{part}"}
+    cls = jsonschema.Draft202012Validator
+    return cls(sub, registry=registry(), format_checker=cls.FORMAT_CHECKER)
+
+
+def kinds(name: str) -> list[str]:
+    """The kinds a ``oneOf`` schema offers (``request``: the ops; ``reply``: the reply kinds)."""
+    return [branch["$ref"].rpartition("/")[2] for branch in load_schema(name).get("oneOf", [])]
+
+
+def problems(name: str, instance: object) -> list[str]:
+    """Why ``instance`` breaks schema ``name``, one located line per error; ``[]`` if valid.
+
+    Used by the strict protocol mode on live messages. A request or reply of a known kind is
+    checked against that kind's own definition (plus the fields every kind shares), because
+    the whole schema's ``oneOf`` would only say "is not valid under any of the given schemas"
+    instead of naming the missing or wrong field.
+    """
+    key = KIND_KEYS.get(name)
+    parts = ["*"]
+    if key is not None:
+        if not isinstance(instance, dict):
+            return [f"(top level): a {name} must be a JSON object, got {instance!r:.200}"]
+        kind = instance.get(key)
+        if kind not in kinds(name):
+            return [f"{key}: {kind!r:.100} is not one of {', '.join(kinds(name))}"]
+        parts = ["top", kind]
+    found: list[str] = []
+    for part in parts:
+        errors = _part_validator(name, part).iter_errors(instance)
+        for error in sorted(errors, key=lambda e: [str(p) for p in e.absolute_path]):
+            where = "/".join(map(str, error.absolute_path)) or "(top level)"
+            found.append(f"{where}: {error.message}")
+    return found
