@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 import json
+
+import pytest
 
 from oracle.game import discover_games
 from oracle.games.ti4.mutants import ALL as ALL_MUTANTS
