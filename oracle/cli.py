@@ -40,7 +40,12 @@ def _parser() -> argparse.ArgumentParser:
                                      "'--' go to pytest (e.g. -- -n 2 for pytest-xdist).")
     run.add_argument("--engine", default="reference", metavar="SPEC",
                      help="'reference' (default: each game's bundled engine), "
-                          "'reference:GAME', or 'package.module:factory'")
+                          "'reference:GAME', 'package.module:factory', or 'cmd:ARGV' "
+                          "(an engine process speaking the protocol on stdin/stdout)")
+    run.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                     help="seconds a cmd: engine gets to answer each request (default 10)")
+    run.add_argument("--strict-protocol", action="store_true",
+                     help="validate every request and reply against the JSON Schemas")
     run.add_argument("--rule", action="append", default=[], metavar="ID",
                      help="only this rule id and its sub-rules (e.g. ti4:2.4); repeatable")
     run.add_argument("--features", action="append", default=[], metavar="DIR",
@@ -48,6 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, default=0, help="base seed for shuffles (default 0)")
     run.add_argument("--json", metavar="PATH", help="write the report as JSON")
     run.add_argument("--markdown", metavar="PATH", help="write the report as Markdown")
+    run.add_argument("--explore", action="store_true",
+                     help="also explore with Hypothesis; findings land under their rule ids")
+    run.add_argument("--explore-examples", type=int, default=60, metavar="N",
+                     help="games tried per invariant when exploring (default 60)")
+    run.add_argument("--explore-out", metavar="DIR",
+                     help="write exploration counterexamples as .feature files here")
     run.add_argument("-k", dest="keyword", metavar="EXPR",
                      help="only scenarios whose test name matches (pytest -k)")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
@@ -62,6 +73,18 @@ def _parser() -> argparse.ArgumentParser:
                           help="another folder of game folders (with their own mutants)")
     selftest.add_argument("--game", action="append", default=[], metavar="ID",
                           help="only this game's mutants (repeatable; default: every game)")
+    smoke = sub.add_parser(
+        "smoke", help="check a new adapter's handshake and a few basic calls",
+        description="Talk to an engine briefly (handshake, a minimal setup, observe as a "
+                    "player, a spectator and the referee, an action the rules refuse) and "
+                    "say in plain words what is wrong. Exit 0 all ok, 1 something is wrong, "
+                    "2 a bad --engine.")
+    smoke.add_argument("--engine", required=True, metavar="SPEC",
+                       help="as for run, e.g. 'cmd:node examples/node-ti4/engine.js'")
+    smoke.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                       help="seconds a cmd: engine gets to answer each request (default 10)")
+    smoke.add_argument("--features", action="append", default=[], metavar="DIR",
+                       help="another folder of game folders the engine may play")
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
     return parser
@@ -92,6 +115,29 @@ def list_steps() -> int:
     return 0
 
 
+def run_smoke(spec_text: str, timeout: float | None, features: list[str]) -> int:
+    """``rules-oracle smoke``: 0 every check ok, 1 some check failed, 2 a bad spec."""
+    from pathlib import Path
+
+    from oracle.catalog import CatalogFileError
+    from oracle.game import bundled_features_dir, discover_games
+    from oracle.pipe import DEFAULT_TIMEOUT
+    from oracle.smoke import render, smoke
+
+    try:
+        spec = EngineSpec.parse(spec_text)
+        if timeout is not None and (spec.kind != "cmd" or not timeout > 0):
+            raise EngineSpecError("--timeout takes a positive number of seconds, and applies "
+                                  "to cmd: engines only")
+        games = discover_games([bundled_features_dir(), *(Path(f) for f in features)])
+        results = smoke(spec, games, DEFAULT_TIMEOUT if timeout is None else timeout)
+    except (EngineSpecError, CatalogFileError) as exc:
+        print(f"rules-oracle: {exc}", file=sys.stderr)
+        return 2
+    print(render(results), end="")
+    return 0 if all(c.ok for _, checks in results for c in checks) else 1
+
+
 def pytest_args(ns: argparse.Namespace) -> list[str]:
     """The pytest command line that ``rules-oracle run`` stands for."""
     args = ["-c", os.devnull, "--rootdir", os.getcwd(), "-p", "no:cacheprovider", "-q",
@@ -104,8 +150,16 @@ def pytest_args(ns: argparse.Namespace) -> list[str]:
         args += ["--oracle-json", ns.json]
     if ns.markdown:
         args += ["--oracle-markdown", ns.markdown]
+    if ns.timeout is not None:
+        args += ["--oracle-timeout", str(ns.timeout)]
+    if ns.strict_protocol:
+        args += ["--oracle-strict-protocol"]
     if ns.keyword:
         args += ["-k", ns.keyword]
+    if ns.explore:
+        args += ["--oracle-explore", "--oracle-explore-examples", str(ns.explore_examples)]
+    if ns.explore_out:
+        args += ["--oracle-explore-out", ns.explore_out]
     extra = list(ns.pytest_args)
     if extra[:1] == ["--"]:
         extra = extra[1:]
@@ -120,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.selftest import main as selftest_main
 
         return selftest_main(ns.json, ns.features, ns.game)
+    if ns.command == "smoke":
+        return run_smoke(ns.engine, ns.timeout, ns.features)
     try:
         EngineSpec.parse(ns.engine)
     except EngineSpecError as exc:

@@ -9,7 +9,10 @@ made by pytest-bdd's own ``scenario`` decorator.
 
 from __future__ import annotations
 
+import json
+import re
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,3 +41,72 @@ class FeatureFile(pytest.Module):
                     setattr(module, test_name, test)
                     break
         return module
+
+
+class ExploreItem(pytest.Item):
+    """Exploration of one game on the engine, reported per invariant under its rule ids."""
+
+    def __init__(self, *, game: Any, examples: int, out_dir: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game, self.examples, self.out_dir = game, examples, out_dir
+
+    def runtest(self) -> None:
+        from oracle.explore import default_budget, explore
+        from oracle.outcomes import RuleViolation
+        from oracle.run import run_key
+        from oracle.verdicts import USER_PROPERTY, ScenarioVerdict
+
+        run = self.config.stash[run_key]
+        client = run.client_for(self.game)
+        info = client.info()
+        if self.game.id not in info.games:
+            from oracle.outcomes import EngineLacks
+
+            raise EngineLacks(f"engine {info.name!r} does not play {self.game.id!r}")
+        result = explore(self.game, client, run.seed, default_budget(self.examples))
+        engine = tuple(sorted({"name": info.name, "version": info.version,
+                               "label": client.label}.items()))
+        rate = result.moves / result.seconds if result.seconds else 0.0
+        found = []
+        for name, finding in result.findings.items():
+            rules = finding.rules if finding else _invariant_rules(self.game, name)
+            status, message = "pass", f"held over {result.moves} explored moves"
+            if finding is not None:
+                status = "fail"
+                message = f"{finding.message}\n\n{finding.scenario}"
+                if not finding.confirmed:
+                    message += "\n(the Then lines could not be confirmed on the reference engine)"
+                found.append(finding)
+            verdict = ScenarioVerdict(
+                name=f"explore: {name}", game=self.game.id, rules=tuple(rules), status=status,
+                location=f"explore:{self.game.id}", message=message,
+                duration=result.seconds / max(len(result.findings), 1), engine=engine)
+            self.user_properties.append((USER_PROPERTY, json.dumps(verdict.to_json())))
+        for name, error in result.errors.items():
+            verdict = ScenarioVerdict(
+                name=f"explore: {name}", game=self.game.id,
+                rules=tuple(_invariant_rules(self.game, name)), status="error",
+                location=f"explore:{self.game.id}", message=error, engine=engine)
+            self.user_properties.append((USER_PROPERTY, json.dumps(verdict.to_json())))
+        self.user_properties.append(("rules_oracle.explore_rate", f"{rate:.0f}"))
+        if self.out_dir and found:
+            folder = Path(self.out_dir) / self.game.id
+            folder.mkdir(parents=True, exist_ok=True)
+            for finding in found:
+                slug = re.sub(r"\W+", "-", finding.invariant.name).strip("-")
+                (folder / f"explored-{slug}.feature").write_text(
+                    finding.feature(self.game), encoding="utf-8")
+        if found or result.errors:
+            raise RuleViolation("\n\n".join(
+                [f"{f.invariant.name}: {f.message}\n{f.scenario}" for f in found]
+                + [f"{n}: {e}" for n, e in result.errors.items()]))
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.game.folder, 0, f"explore {self.game.id}"
+
+
+def _invariant_rules(game: Any, name: str) -> list[str]:
+    from oracle.explore import load_model
+
+    model = load_model(game)
+    return next((list(i.rules) for i in model.invariants() if i.name == name), []) if model else []

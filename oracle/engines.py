@@ -7,7 +7,10 @@
 - ``package.module:factory``: a Python engine; ``factory()`` returns an
   object with ``handle(request) -> reply`` (see ``oracle.adapter``);
 - ``mutant:NAME``: a bundled mutant, a reference engine broken on purpose
-  (see ``oracle.mutants``; ``rules-oracle selftest`` runs them all).
+  (see ``oracle.mutants``; ``rules-oracle selftest`` runs them all);
+- ``cmd:ARGV``: an engine in any language, started as a child process from
+  ARGV (split like a shell would, but run without one) and spoken to over
+  its stdin and stdout (``oracle.pipe``; docs/protocol.md "Over a pipe").
 
 Whatever the engine does (raise, return garbage, answer the wrong kind of
 reply) comes back from ``EngineClient.send`` as a typed reply, so a broken
@@ -19,12 +22,15 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shlex
+import shutil
 import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle import schemas
 from oracle.adapter import Engine
 from oracle.protocol import (
     PROTOCOL_VERSION,
@@ -47,12 +53,17 @@ class EngineSpecError(ValueError):
 class EngineSpec:
     """A parsed ``--engine`` value."""
 
-    kind: str  # "reference", "mutant" or "python"
-    target: str = ""  # a game id for "reference", a name for "mutant", "module:attr" for "python"
+    kind: str  # "reference", "mutant", "python" or "cmd"
+    target: str = ""  # a game id for "reference", a name for "mutant", "module:attr" for
+    # "python", the command line for "cmd"
 
     @classmethod
     def parse(cls, text: str) -> EngineSpec:
         text = text.strip()
+        if text.startswith("cmd:"):
+            command = text.removeprefix("cmd:").strip()
+            command_argv(command)  # refuse a command that cannot run, with the reason
+            return cls("cmd", command)
         if text == "reference":
             return cls("reference")
         if text.startswith("reference:"):
@@ -74,10 +85,37 @@ class EngineSpec:
             )
         return cls("python", text)
 
+    @property
+    def argv(self) -> list[str]:
+        """The command of a ``cmd:`` spec, as the argument list it is started with."""
+        return command_argv(self.target) if self.kind == "cmd" else []
+
     def __str__(self) -> str:
         if self.kind == "python":
             return self.target
         return f"{self.kind}:{self.target}" if self.target else self.kind
+
+
+def command_argv(command: str) -> list[str]:
+    """Split a ``cmd:`` command into argv (``shlex``, no shell) and check it can be started.
+
+    Checked up front so that a typo is a usage error naming the program, not every scenario
+    of the run saying that the engine could not be started.
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise EngineSpecError(f"--engine 'cmd:{command}': cannot split the command ({exc}); "
+                              "quote arguments as in a POSIX shell") from exc
+    if not argv:
+        raise EngineSpecError("--engine 'cmd:' needs a command after 'cmd:', e.g. "
+                              "--engine 'cmd:node examples/node-ti4/engine.js'")
+    if shutil.which(argv[0]) is None:
+        where = "is not an executable file" if "/" in argv[0] or os.sep in argv[0] \
+            else "is not on PATH"
+        raise EngineSpecError(f"--engine 'cmd:{command}': {argv[0]!r} {where}; install it, or "
+                              "give the program's path (the command is run without a shell)")
+    return argv
 
 
 def load_factory(target: str) -> Callable[[], Engine]:
@@ -127,6 +165,9 @@ class EngineClient:
     label: str
     transcript: list[tuple[dict[str, Any], dict[str, Any] | str]] = field(default_factory=list)
     _info: EngineInfo | None = None
+    strict: bool = False
+    """Validate every request and reply against the JSON Schemas (``--strict-protocol``).
+    A pipe engine checks its own wire messages instead (``oracle.pipe.PipeEngine``)."""
 
     def send(self, request: Request) -> Reply:
         """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
@@ -136,6 +177,9 @@ class EngineClient:
             wire = json.loads(json.dumps(message))
         except (TypeError, ValueError) as exc:  # an oracle bug, not the engine's
             raise RuntimeError(f"request is not JSON data: {message!r}") from exc
+        if self.strict and (found := schemas.problems("request", wire)):
+            return Errored(f"strict protocol: the oracle's request breaks the request "
+                           f"schema: {'; '.join(found[:5])}")
         try:
             raw = self.engine.handle(wire)
         except Exception as exc:
@@ -146,6 +190,9 @@ class EngineClient:
             )
         try:
             raw = json.loads(json.dumps(raw))
+            if self.strict and (found := schemas.problems("reply", raw)):
+                raise ProtocolError(f"strict protocol: the reply breaks the reply schema: "
+                                    f"{'; '.join(found[:5])}")
             reply = parse_reply(request, raw)
         except (TypeError, ValueError, ProtocolError) as exc:
             self.transcript.append((message, repr(raw)))
@@ -157,6 +204,9 @@ class EngineClient:
         """The engine's self-description, asked once."""
         if self._info is None:
             reply = self.send(Describe())
+            if isinstance(reply, Errored):  # a pipe engine's message says what it did
+                raise EngineSpecError(f"engine {self.label!r} could not describe itself: "
+                                      f"{reply.message}")
             if not isinstance(reply, Described):
                 raise EngineSpecError(f"engine {self.label!r} did not describe itself: {reply!r}")
             if reply.engine.protocol != PROTOCOL_VERSION:

@@ -8,6 +8,7 @@ reads only these manifests, so adding a game never changes the core.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib.resources
 from dataclasses import dataclass
@@ -31,6 +32,9 @@ class Game:
     steps: str | None
     reference_engine: str | None
     mutants: str | None = None
+    explore: str | None = None
+    #: Folders of more scenarios for this game (a committee's rulings), from other roots.
+    extra_folders: tuple[Path, ...] = ()
 
     @functools.cached_property
     def catalog(self) -> Catalog:
@@ -45,7 +49,8 @@ class Game:
         return dict(data.get("decks", {}))
 
     def feature_files(self) -> list[Path]:
-        return sorted(self.folder.rglob("*.feature"))
+        folders = (self.folder, *self.extra_folders)
+        return [f for folder in folders for f in sorted(folder.rglob("*.feature"))]
 
 
 def bundled_features_dir() -> Path:
@@ -72,13 +77,24 @@ def _read_manifest(path: Path) -> Game:
         steps=data.get("steps"),
         reference_engine=data.get("reference_engine"),
         mutants=data.get("mutants"),
+        explore=data.get("explore"),
     )
 
 
 def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:
-    """All games under the given feature roots (default: the bundled features), by id."""
+    """All games under the given feature roots (default: the bundled features), by id.
+
+    A folder without a manifest, named like a known game (``rulings/ti4/``),
+    adds its feature files to that game: that is how a committee keeps its
+    own scenarios outside the bundled suite.
+    """
+    roots = roots or [bundled_features_dir()]
+    for root in roots:
+        if not root.is_dir():
+            raise CatalogFileError(f"{root}: no such folder of games; --features takes a "
+                                   "folder holding game folders (like features/)")
     games: dict[str, Game] = {}
-    for root in roots or [bundled_features_dir()]:
+    for root in roots:
         for manifest in sorted(root.glob("*/game.yaml")):
             game = _read_manifest(manifest)
             if game.id in games:
@@ -87,4 +103,16 @@ def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:
                     f"{games[game.id].folder / 'game.yaml'}; give each game folder its own id"
                 )
             games[game.id] = game
+    for root in roots:
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            if (folder / "game.yaml").exists() or not any(folder.rglob("*.feature")):
+                continue
+            game = games.get(folder.name)
+            if game is None:
+                raise CatalogFileError(
+                    f"{folder}: feature files for an unknown game {folder.name!r}; name the "
+                    f"folder after a game ({', '.join(games)}) or add a game.yaml to it"
+                )
+            games[game.id] = dataclasses.replace(
+                game, extra_folders=(*game.extra_folders, folder))
     return games

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.catalog import CatalogFileError
 from oracle.game import Game
 
 
@@ -44,7 +45,13 @@ def game_mutants(game: Game) -> tuple[Mutant, ...]:
     if not game.mutants:
         return ()
     module, _, attr = game.mutants.partition(":")
-    return tuple(getattr(importlib.import_module(module), attr or "ALL"))
+    try:
+        return tuple(getattr(importlib.import_module(module), attr or "ALL"))
+    except (ImportError, AttributeError) as exc:
+        raise CatalogFileError(
+            f"{game.folder / 'game.yaml'}: 'mutants: {game.mutants}' cannot be loaded ({exc}); "
+            "name a module attribute holding a tuple of oracle.mutants.Mutant"
+        ) from exc
 
 
 def find_mutant(games: Iterable[Game], name: str) -> tuple[Game, Mutant]:

@@ -16,6 +16,7 @@ ini setting; ``rules-oracle run`` names one). Then it:
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -25,12 +26,14 @@ import pytest
 from pytest_bdd.scenario import scenario_wrapper_template_registry
 from pytest_bdd.steps import step_function_context_registry
 
+from oracle import schemas
 from oracle.catalog import CatalogFileError
-from oracle.collect import FeatureFile
+from oracle.collect import ExploreItem, FeatureFile
 from oracle.engines import EngineSpec, EngineSpecError, load_factory
 from oracle.game import bundled_features_dir, discover_games
 from oracle.lint import RULE_TAG, lint_games
 from oracle.mutants import find_mutant
+from oracle.pipe import DEFAULT_TIMEOUT
 from oracle.run import OracleRun, run_key
 from oracle.verdicts import USER_PROPERTY, ScenarioVerdict, classify
 from oracle.world import ScenarioWorld
@@ -42,8 +45,9 @@ failed_step_key = pytest.StashKey[str]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rules-oracle", "rules-oracle conformance testing")
     group.addoption("--oracle-engine", metavar="SPEC", default=None,
-                    help="engine to test: 'reference', 'reference:GAME' or "
-                         "'package.module:factory' (turns the oracle on)")
+                    help="engine to test: 'reference', 'reference:GAME', "
+                         "'package.module:factory' or 'cmd:ARGV' (a process speaking the "
+                         "protocol on stdin/stdout) (turns the oracle on)")
     group.addoption("--oracle-rule", metavar="ID", action="append", default=[],
                     help="run only the scenarios of this rule id and its sub-rules "
                          "(e.g. ti4:2.4); repeatable")
@@ -55,6 +59,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write the per-rule report as JSON")
     group.addoption("--oracle-markdown", metavar="PATH", default=None,
                     help="write the per-rule report as Markdown (for a CI job summary)")
+    group.addoption("--oracle-timeout", metavar="SECONDS", type=float, default=None,
+                    help="seconds a cmd: engine gets to answer each request (default "
+                         f"{DEFAULT_TIMEOUT:g}); a late answer errors the scenario")
+    group.addoption("--oracle-strict-protocol", action="store_true", default=False,
+                    help="validate every request and reply against the protocol's JSON "
+                         "Schemas; a violation errors the scenario (needs jsonschema)")
+    group.addoption("--oracle-explore", action="store_true", default=False,
+                    help="also explore each game with Hypothesis (random legal and illegal "
+                         "moves, invariants per rule); findings land under their rule ids")
+    group.addoption("--oracle-explore-examples", metavar="N", type=int, default=60,
+                    help="games Hypothesis tries per invariant (default 60)")
+    group.addoption("--oracle-explore-out", metavar="DIR", default=None,
+                    help="write each exploration counterexample as a .feature file here")
     parser.addini("oracle_engine", "engine spec to test (same as --oracle-engine)")
 
 
@@ -81,11 +98,12 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--oracle-engine {spec_text}: no bundled game {spec.target!r} "
                                 f"(games: {', '.join(games)})")
     selected = _selected_rules(config.getoption("oracle_rule"), games)
+    timeout, strict = _pipe_options(config, spec)
     run = OracleRun(
         spec=spec, games=games, seed=config.getoption("oracle_seed"), selected=selected,
         json_path=_path(config.getoption("oracle_json")),
         markdown_path=_path(config.getoption("oracle_markdown")),
-        is_worker=is_worker,
+        is_worker=is_worker, timeout=timeout, strict=strict,
     )
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
@@ -102,6 +120,24 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if run is not None:
         config.pluginmanager.unregister(run)
         del config.stash[run_key]
+
+
+def _pipe_options(config: pytest.Config, spec: EngineSpec) -> tuple[float, bool]:
+    """``--oracle-timeout`` and ``--oracle-strict-protocol``, refused where they cannot work."""
+    timeout = config.getoption("oracle_timeout")
+    if timeout is not None and spec.kind != "cmd":
+        raise pytest.UsageError("--oracle-timeout applies to cmd: engines only: an in-process "
+                                "engine cannot be interrupted")
+    if timeout is not None and not timeout > 0:
+        raise pytest.UsageError(f"--oracle-timeout must be a positive number of seconds, "
+                                f"got {timeout:g}")
+    strict = bool(config.getoption("oracle_strict_protocol"))
+    if strict:
+        try:
+            schemas.validator("reply")
+        except ImportError as exc:
+            raise pytest.UsageError(f"--oracle-strict-protocol: {exc}") from exc
+    return (DEFAULT_TIMEOUT if timeout is None else timeout), strict
 
 
 def _path(value: str | None) -> Path | None:
@@ -157,13 +193,24 @@ def _rules_of(item: pytest.Item) -> list[str]:
     return [str(m.args[0]) for m in item.iter_markers("rule") if m.args]
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                   items: list[pytest.Item]) -> None:
     run = config.stash.get(run_key, None)
-    if run is None or run.selected is None:
+    if run is None:
+        return
+    if config.getoption("oracle_explore"):
+        for game in run.games.values():
+            if game.explore:
+                items.append(ExploreItem.from_parent(
+                    session, name=f"explore[{game.id}]", game=game,
+                    examples=config.getoption("oracle_explore_examples"),
+                    out_dir=config.getoption("oracle_explore_out")))
+    if run.selected is None:
         return
     keep, drop = [], []
     for item in items:
-        (keep if set(_rules_of(item)) & run.selected else drop).append(item)
+        chosen = isinstance(item, ExploreItem) or set(_rules_of(item)) & run.selected
+        (keep if chosen else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
@@ -231,8 +278,11 @@ def _reproduce(run: OracleRun, rules: list[str], item: pytest.Item,
                world: ScenarioWorld | None) -> str:
     lines = ["", f"engine {run.spec}, scenario seed {world.seed if world else '?'} "
              f"(run seed {run.seed})",
-             f"reproduce: rules-oracle run --engine {run.spec} --seed {run.seed} "
-             f"--rule {rules[0]} -k {item.name!r}"]
+             f"reproduce: rules-oracle run --engine {shlex.quote(str(run.spec))} "
+             f"--seed {run.seed} "
+             + (f"--timeout {run.timeout:g} " if run.timeout != DEFAULT_TIMEOUT else "")
+             + ("--strict-protocol " if run.strict else "")
+             + f"--rule {rules[0]} -k {item.name!r}"]
     if world is not None and world.client.transcript:
         lines.append("last exchanges with the engine:")
         for request, reply in world.client.transcript[-4:]:

@@ -18,6 +18,7 @@ import pytest
 from oracle.engines import EngineClient, EngineSpec, EngineSpecError, load_factory, make_engine
 from oracle.game import Game
 from oracle.mutants import find_mutant
+from oracle.pipe import DEFAULT_TIMEOUT, PipeEngine
 from oracle.report import ConformanceReport, build_report, render_markdown, render_table
 from oracle.verdicts import USER_PROPERTY, ScenarioVerdict
 
@@ -35,6 +36,8 @@ class OracleRun:
     json_path: Path | None = None
     markdown_path: Path | None = None
     is_worker: bool = False
+    timeout: float = DEFAULT_TIMEOUT  # per request, for cmd: engines (--oracle-timeout)
+    strict: bool = False  # validate every live message against the schemas
     verdicts: list[ScenarioVerdict] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
@@ -46,13 +49,20 @@ class OracleRun:
         """The engine a game's scenarios run on, made once per process."""
         key = game.id if self.spec.kind == "reference" and not self.spec.target else "*"
         if key not in self._clients:
+            if self.spec.kind == "cmd":  # one process per run (per xdist worker)
+                label = str(self.spec)
+                pipe = PipeEngine(self.spec.argv, timeout=self.timeout, strict=self.strict,
+                                  label=label)
+                self._clients[key] = EngineClient(pipe, label)
+                return self._clients[key]
             if self.spec.kind == "mutant":
                 try:
                     _, mutant = find_mutant(self.games.values(), self.spec.target)
                 except KeyError as exc:
                     raise EngineSpecError(str(exc.args[0])) from exc
                 label = f"mutant:{mutant.name}"
-                self._clients[key] = EngineClient(make_engine(mutant, label), label)
+                self._clients[key] = EngineClient(make_engine(mutant, label), label,
+                                                  strict=self.strict)
                 return self._clients[key]
             if self.spec.kind == "reference":
                 wanted = self.spec.target or game.id
@@ -62,8 +72,15 @@ class OracleRun:
                 target, label = owner.reference_engine, f"reference:{wanted}"
             else:
                 target = label = self.spec.target
-            self._clients[key] = EngineClient(make_engine(load_factory(target), label), label)
+            self._clients[key] = EngineClient(make_engine(load_factory(target), label), label,
+                                              strict=self.strict)
         return self._clients[key]
+
+    def close_engines(self) -> None:
+        """Stop the engine processes this process started (closing their stdin first)."""
+        for client in self._clients.values():
+            if isinstance(client.engine, PipeEngine):
+                client.engine.close()
 
     def scenario_seed(self, game: str, name: str) -> int:
         """A per-scenario seed: stable across runs and xdist workers, changed by --oracle-seed."""
@@ -72,6 +89,8 @@ class OracleRun:
     # -- hooks (registered as a plugin) ---------------------------------------------
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "teardown" or (report.when == "setup" and report.passed):
+            return  # verdicts ride on the call report (or on a setup that failed)
         for key, value in report.user_properties:
             if key == USER_PROPERTY:
                 verdict = ScenarioVerdict.from_json(json.loads(value))
@@ -96,6 +115,7 @@ class OracleRun:
                 terminalreporter.line(f"report written to {path}")
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.close_engines()
         if self.is_worker:
             return
         report = self.report or self.build()

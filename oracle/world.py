@@ -213,13 +213,16 @@ class ScenarioWorld:
             raise EngineFault(f"the view for {viewer!r} has no players.{owner}.hand with a "
                               f"count ({exc!r}); see docs/protocol.md") from exc
 
-    def pile(self, deck: str, which: str) -> tuple[int, list[str] | None]:
-        """(count, cards top first or None when unknown) of a deck's draw or discard pile."""
-        view = self.view(REFEREE)
+    def pile(self, deck: str, which: str,
+             viewer: str | None = REFEREE) -> tuple[int, list[str] | None]:
+        """(count, cards top first or None when unknown) of a deck's draw or discard pile,
+        as ``viewer`` sees it (the referee unless told)."""
+        view = self.view(viewer)
         try:
             entry = view["decks"][deck][which]
         except (KeyError, TypeError) as exc:
-            raise EngineFault(f"the referee view has no decks.{deck}.{which} "
+            whose = "the referee" if viewer == REFEREE else (viewer or "a spectator")
+            raise EngineFault(f"the view for {whose} has no decks.{deck}.{which} "
                               f"({exc!r}); see docs/protocol.md") from exc
         if isinstance(entry, list):
             return len(entry), list(entry)

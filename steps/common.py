@@ -16,7 +16,7 @@ from pytest_bdd import given, parsers, then, when
 
 from oracle.dsl import describe_cards, parse_cards, parse_count, parse_names, parse_pile
 from oracle.outcomes import RuleViolation, ScenarioError
-from oracle.protocol import Rejected
+from oracle.protocol import REFEREE, Rejected
 from oracle.world import ScenarioWorld, check_pile
 
 NAME = r"[A-Z][\w'-]*"
@@ -99,31 +99,44 @@ def _draw(oracle_world: ScenarioWorld, player: str, count: str, deck: str) -> No
 
 @when(parsers.re(
     rf'(?P<player>{NAME}) (?P<verb>plays|starts playing) "(?P<card>[^"]+)"'
-    r"(?: targeting (?P<target>.+?))?"
+    r"(?: (?:targeting|choosing) (?P<target>.+?))?"
     rf'(?: and (?P<canceller>{NAME}) cancels it with "(?P<cancel>[^"]+)")?'
 ))
 def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str,
           target: str | None, canceller: str | None, cancel: str | None) -> None:
     """Play a card; 'plays' lets every player pass afterwards, 'starts playing' leaves
-    the card being played so that others can react."""
-    game = oracle_world.game.id
-    oracle_world.require(f"{game}/play")
+    the card being played so that others can react. 'choosing' reads like 'targeting'
+    (both go to the game's ``parse_target``), for choices that are not targets."""
+    oracle_world.require(f"{oracle_world.game.id}/play")
     text = f'{player} plays "{card}"' + (f" targeting {target}" if target else "")
     action: dict[str, Any] = {"type": "play", "player": player, "card": card}
     targets = _game_targets(oracle_world, target)
     if targets:
         action["targets"] = targets
-    if isinstance(oracle_world.act(text, action), Rejected) or verb == "starts playing":
+    play_and_pass(oracle_world, text, action, name=card, leave_open=verb == "starts playing",
+                  canceller=canceller, cancel=cancel)
+
+
+def play_and_pass(world: ScenarioWorld, text: str, action: dict[str, Any], *, name: str,
+                  leave_open: bool = False, canceller: str | None = None,
+                  cancel: str | None = None) -> None:
+    """Send something that is *being played* until everyone passes (a card, or a game's own
+    action such as using an ability), let one player cancel it with a card, then pass.
+
+    Shared so that a game's own play-like steps answer, cancel and resolve exactly like
+    ``plays``: the cancelling card targets ``{"card": name}``, the name being played.
+    """
+    if isinstance(world.act(text, action), Rejected) or leave_open:
         return
     if canceller and cancel:
-        oracle_world.require(f"{game}/card/{cancel}")
-        reply = oracle_world.act(
-            f'{canceller} cancels "{card}" with "{cancel}"',
-            {"type": "play", "player": canceller, "card": cancel, "targets": {"card": card}},
+        world.require(f"{world.game.id}/card/{cancel}")
+        reply = world.act(
+            f'{canceller} cancels "{name}" with "{cancel}"',
+            {"type": "play", "player": canceller, "card": cancel, "targets": {"card": name}},
         )
         if isinstance(reply, Rejected):
             return
-    oracle_world.act("all players pass", {"type": "resolve"})
+    world.act("all players pass", {"type": "resolve"})
 
 
 @when("all players pass")
@@ -172,10 +185,17 @@ def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | N
     check_pile(f"{owner}'s hand{seen_by}", parse_pile(pile), count, cards, hand=True)
 
 
-@then(parsers.re(r"the (?P<deck>\w+) (?P<which>deck|discard pile) is (?P<pile>.+)"))
-def _pile_is(oracle_world: ScenarioWorld, deck: str, which: str, pile: str) -> None:
-    count, cards = oracle_world.pile(deck, "draw" if which == "deck" else "discard")
-    check_pile(f"the {deck} {which}", parse_pile(pile), count, cards, hand=False)
+@then(parsers.re(
+    r"the (?P<deck>\w+) (?P<which>deck|discard pile) is (?P<pile>.+?)"
+    rf"(?: as seen by (?P<viewer>{VIEWER}))?"
+))
+def _pile_is(oracle_world: ScenarioWorld, deck: str, which: str, pile: str,
+             viewer: str | None) -> None:
+    """A pile as the referee sees it, or as one viewer does (a discard pile is public)."""
+    who: str | None = REFEREE if viewer is None else (None if viewer == "a spectator" else viewer)
+    count, cards = oracle_world.pile(deck, "draw" if which == "deck" else "discard", who)
+    seen_by = "" if viewer is None else f" as seen by {viewer}"
+    check_pile(f"the {deck} {which}{seen_by}", parse_pile(pile), count, cards, hand=False)
 
 
 @then("the action is rejected")

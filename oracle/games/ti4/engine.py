@@ -6,23 +6,32 @@ each break exactly one rule) are built to show that every scenario can fail. So 
 lives in its own small, overridable method or class attribute whose docstring cites the rule
 id it implements; a mutant is a subclass that overrides one of them.
 
-The engine speaks the adapter protocol of ``docs/protocol.md`` exactly: ``handle`` takes one
-request dict and returns one reply dict, and never raises. A rejected action changes nothing:
-every ``act``/``choose`` works on the live state after taking a snapshot, and a rejection (or
-an internal error) puts the snapshot back, so even a mutant that validates too late cannot
-leak a half-done change.
+The engine speaks the adapter protocol of ``docs/protocol.md`` exactly: ``handle`` (from
+``oracle.games.kit.ProtocolEngine``) takes one request dict and returns one reply dict, and
+never raises. A rejected action changes nothing: every ``act``/``choose`` works on the live
+state after taking a snapshot, and a rejection (or an internal error) puts the snapshot back,
+so even a mutant that validates too late cannot leak a half-done change.
 """
 
 from __future__ import annotations
 
-import copy
 import random
-import traceback
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.games.kit import (
+    ProtocolEngine,
+    Rejected,
+    Rejection,
+    RequestError,
+    UnsupportedRequest,
+)
+from oracle.games.kit import contains as _contains
+from oracle.games.kit import count as _count
+from oracle.games.kit import need as _need
+from oracle.games.kit import str_list as _str_list
 from oracle.games.ti4.cards import (
     CARD_MODELS,
     GROUND_FORCE_TYPES,
@@ -67,39 +76,7 @@ REFEREE = "*"
 ACTION_DECK = "action"
 
 
-# -- errors and small values ------------------------------------------------------------------
-
-
-class RequestError(Exception):
-    """A malformed request or an impossible state: the scenario is broken, reply ``errored``."""
-
-    def __init__(self, message: str, context: JSON | None = None) -> None:
-        super().__init__(message)
-        self.context = context or {}
-
-
-class UnsupportedRequest(Exception):
-    """Something this engine does not model: reply ``unsupported`` (never a failure)."""
-
-    def __init__(self, reason: str, capability: str | None = None) -> None:
-        super().__init__(reason)
-        self.capability = capability
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """Why the rules forbid an action, and which rule says so."""
-
-    reason: str
-    rule: str | None = None
-
-
-class Rejected(Exception):
-    """Raised inside an action handler to reject it; ``handle`` restores the snapshot."""
-
-    def __init__(self, rejection: Rejection) -> None:
-        super().__init__(rejection.reason)
-        self.rejection = rejection
+# -- small values ------------------------------------------------------------------------------
 
 
 @dataclass
@@ -198,42 +175,10 @@ PLAYER_KEYS = frozenset(
 )
 
 
-# -- request-shape helpers ----------------------------------------------------------------------
-
-
-def _need(obj: JSON, key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    """``obj[key]`` of type ``kind``, or a RequestError naming the field."""
-    if key not in obj:
-        raise RequestError(f"{where} needs '{key}'")
-    value = obj[key]
-    if not isinstance(value, kind):
-        raise RequestError(f"{where}: '{key}' has the wrong type: {value!r}")
-    return value
-
-
-def _str_list(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RequestError(f"{where} must be a list of strings, got {value!r}")
-    return list(value)
-
-
-def _count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RequestError(f"{where} must be a non-negative integer, got {value!r}")
-    return value
-
-
-def _contains(hand: Iterable[str], cards: Iterable[str]) -> bool:
-    """Is ``cards`` a sub-multiset of ``hand``?"""
-    have = Counter(hand)
-    have.subtract(Counter(cards))
-    return all(n >= 0 for n in have.values())
-
-
 # -- the engine -------------------------------------------------------------------------------
 
 
-class ReferenceEngine:
+class ReferenceEngine(ProtocolEngine):
     """The TI4 action-card rules as one protocol engine, one overridable method per rule."""
 
     NAME = "rules-oracle reference TI4"
@@ -303,45 +248,10 @@ class ReferenceEngine:
     def __init__(self) -> None:
         self.facts: dict[str, CardFact] = card_facts_by_name()
         self.models: dict[str, CardModel] = dict(CARD_MODELS)
+        super().__init__()
         self.game: GameState | None = None
-        self._events: list[JSON] = []
 
     # -- protocol --------------------------------------------------------------------------
-
-    def handle(self, request: dict) -> dict:
-        """Answer one protocol request; every failure becomes a reply, never an exception."""
-        op = request.get("op") if isinstance(request, dict) else None
-        try:
-            if not isinstance(request, dict):
-                raise RequestError(f"a request must be a JSON object, got {request!r}")
-            handlers: dict[str, Callable[[JSON], JSON]] = {
-                "describe": self._op_describe,
-                "setup": self._op_setup,
-                "act": self._op_act,
-                "choose": self._op_choose,
-                "observe": self._op_observe,
-            }
-            handler = handlers.get(op) if isinstance(op, str) else None
-            if handler is None:
-                raise RequestError(f"unknown op {op!r}", {"op": op})
-            return handler(request)
-        except RequestError as exc:
-            return {"reply": "errored", "message": str(exc), "context": {"op": op, **exc.context}}
-        except UnsupportedRequest as exc:
-            reply: JSON = {"reply": "unsupported", "reason": str(exc)}
-            if exc.capability:
-                reply["capability"] = exc.capability
-            return reply
-        except Exception as exc:
-            return {
-                "reply": "errored",
-                "message": f"internal error: {type(exc).__name__}: {exc}",
-                "context": {
-                    "op": op,
-                    "exception": type(exc).__name__,
-                    "traceback": traceback.format_exc(limit=8),
-                },
-            }
 
     def capabilities(self) -> list[str]:
         """What this engine can do, so that the oracle never sends it a scenario it cannot run."""
@@ -377,41 +287,6 @@ class ReferenceEngine:
             },
         }
 
-    def _op_act(self, request: JSON) -> JSON:
-        action = _need(request, "action", dict, "act")
-        kind = _need(action, "type", str, "action")
-        method = self.ACTIONS.get(kind)
-        if method is None:
-            raise UnsupportedRequest(f"this engine does not know the action type {kind!r}")
-        return self._transaction(lambda: getattr(self, method)(action))
-
-    def _op_choose(self, request: JSON) -> JSON:
-        player = self.player(_need(request, "player", str, "choose"))
-        choice = _need(request, "choice", dict, "choose")
-        return self._transaction(lambda: self.choose(player, choice))
-
-    def _transaction(self, run: Callable[[], None]) -> JSON:
-        """Run one act/choose so that a rejection or a crash leaves the state untouched."""
-        game = self.require_game()
-        snapshot = copy.deepcopy(game)
-        self._events = []
-        try:
-            run()
-        except Rejected as rej:
-            self.game = snapshot
-            reply: JSON = {"reply": "rejected", "reason": rej.rejection.reason}
-            if rej.rejection.rule:
-                reply["rule"] = rej.rejection.rule
-            return reply
-        except BaseException:
-            self.game = snapshot
-            raise
-        return {"reply": "accepted", "events": list(self._events)}
-
-    def emit(self, event: str, **fields: Any) -> None:
-        """Record a free-form event for the people reading the report."""
-        self._events.append({"event": event, **fields})
-
     def require_game(self) -> GameState:
         if self.game is None:
             raise RequestError("no game is set up: send 'setup' first")
@@ -428,12 +303,6 @@ class ReferenceEngine:
         if not isinstance(name, str) or name not in game.players:
             raise RequestError(f"unknown player {name!r}", {"players": list(game.players)})
         return game.players[name]
-
-    @staticmethod
-    def require(rejection: Rejection | None) -> None:
-        """Reject the action in progress if a check said no."""
-        if rejection is not None:
-            raise Rejected(rejection)
 
     # -- setup -------------------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""Europa Universalis: The Price of Power, chapter "6. Action Cards": importer, engine, mutants."""

@@ -1,0 +1,466 @@
+"""The protocol over a pipe, and fault isolation: engines as child processes, misbehaving.
+
+Why from the outside: what matters is that a real process that crashes, hangs, or writes
+garbage costs only the scenarios it broke, never the run or the report. So the faulty
+engines here are small Python scripts, run as ``cmd:python faulty.py FAULT CUE`` through
+``rules-oracle run`` in a subprocess, exactly as a user would run a Node or Java engine.
+``faulty.py`` is the bundled reference engine over the pipe, misbehaving on cue.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oracle.engines import EngineClient, EngineSpec, EngineSpecError
+from oracle.game import discover_games
+from oracle.pipe import PipeEngine, answer, serve
+from oracle.protocol import Act, Describe, Described, Errored, Observe, Ready, Setup, View
+
+TI4_IDS = discover_games()["ti4"].catalog.ids()
+DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+PY = shlex.quote(sys.executable)
+SERVE_REFERENCE = f"cmd:{PY} -m oracle.pipe serve reference:ti4"
+
+FAULTY = r'''
+"""The reference TI4 engine over the pipe, misbehaving on cue: python faulty.py FAULT [CUE]."""
+import json, os, sys, time
+
+FAULT = sys.argv[1]
+CUE = sys.argv[2] if len(sys.argv) > 2 else ""
+out = sys.stdout
+if FAULT == "exit-at-start":
+    sys.stderr.write("faulty: cannot open rules.db\n")
+    sys.exit(4)
+if FAULT == "version":  # answers the handshake only, without loading the engine: quick
+    for line in sys.stdin:
+        engine = {"name": "faulty", "version": "2.0", "protocol": 2, "games": [{"game": "ti4"}],
+                  "capabilities": []}
+        out.write(json.dumps({"id": json.loads(line)["id"], "reply": "described",
+                              "engine": engine}) + "\n")
+        out.flush()
+    sys.exit(0)
+
+from oracle.games.ti4.engine import factory
+
+engine = factory()
+for line in sys.stdin:
+    request = json.loads(line)
+    rid = request.pop("id")
+    request.pop("protocol", None)
+    reply = engine.handle(request)
+    if FAULT == "stderr-flood":  # 256 KiB per request: four times a pipe's buffer
+        sys.stderr.write(("faulty: flooding stderr " * 40 + "\n") * 273)
+        sys.stderr.flush()
+    action = request.get("action") or {}
+    if request["op"] == "act" and action.get("type") == CUE:
+        sys.stderr.write(f"faulty: {FAULT} on {CUE}\n")
+        sys.stderr.flush()
+        if FAULT in ("crash", "stderr-flood"):
+            os._exit(3)
+        if FAULT == "hang":
+            time.sleep(600)
+        if FAULT == "invalid-json":
+            out.write("{'reply': 'accepted'}\n")
+            out.flush()
+            continue
+        if FAULT == "wrong-id":
+            rid += 1
+        if FAULT == "stray-output":
+            print("debug: about to reply")
+        if FAULT == "huge":
+            reply["padding"] = "x" * (11 * 2**20)
+    reply["id"] = rid
+    out.write(json.dumps(reply) + "\n")
+    out.flush()
+'''
+
+
+@pytest.fixture
+def faulty(pytester: pytest.Pytester) -> Callable[..., str]:
+    """``faulty(FAULT, CUE)`` -> the ``--engine cmd:...`` spec of a misbehaving engine."""
+    script = pytester.path / "faulty.py"
+    script.write_text(FAULTY)
+
+    def spec(*args: str) -> str:
+        return f"cmd:{PY} {shlex.quote(str(script))} {' '.join(args)}"
+
+    return spec
+
+
+def scenarios(run: Any, status: str | None = None) -> list[dict[str, Any]]:
+    return [s for r in run.report["rules"] for s in r["scenarios"]
+            if status is None or s["status"] == status]
+
+
+def assert_isolated(run: Any, affected: set[str], says: str, stderr: str) -> None:
+    """The faulty scenarios, and only they, are errors that say what the engine did."""
+    assert run.code == 1, run.out + run.err
+    assert [r["id"] for r in run.report["rules"] if r["id"].startswith("ti4:")] == TI4_IDS
+    statuses = {r["id"]: r["status"] for r in run.report["rules"]}
+    assert {rid for rid, s in statuses.items() if s == "error"} == affected, statuses
+    assert {s for rid, s in statuses.items() if rid not in affected} <= {"pass", "untestable"}
+    errored = scenarios(run, "error")
+    assert errored
+    for scenario in errored:
+        assert says in scenario["message"], scenario["message"]
+        if stderr:
+            assert "the engine's stderr ended with:" in scenario["message"]
+            assert stderr in scenario["message"], scenario["message"]
+        else:
+            assert "(the engine wrote nothing to stderr)" in scenario["message"]
+
+
+# -- a well-behaved engine over the pipe -------------------------------------------------------
+
+
+def test_the_reference_engine_over_the_pipe_passes_all_of_ti4(oracle):
+    run = oracle("run", "--engine", SERVE_REFERENCE, "--strict-protocol")
+    assert run.code == 0, run.out + run.err
+    assert [r["id"] for r in run.report["rules"] if r["id"].startswith("ti4:")] == TI4_IDS
+    assert {r["status"] for r in run.report["rules"]} == {"pass", "untestable"}
+    assert run.report["engine"]["games"]["ti4"]["label"] == SERVE_REFERENCE
+
+
+def test_one_engine_process_per_xdist_worker(oracle):
+    run = oracle("run", "--engine", SERVE_REFERENCE, "--", "-n", "2")
+    assert run.code == 0, run.out + run.err
+    assert {r["status"] for r in run.report["rules"]} == {"pass", "untestable"}
+
+
+# -- the faults: each costs its scenarios, never the run -----------------------------------------
+
+
+
+def rules_with_step(step: str) -> set[str]:
+    """The rules with a scenario using ``step``: what a fault on that step's request hits."""
+    found: set[str] = set()
+    for path in discover_games()["ti4"].feature_files():
+        tags: list[str] = []
+        rules: list[str] = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            words = line.strip().split(maxsplit=1)
+            if words and words[0].startswith("@"):
+                tags += [w.lstrip("@") for w in line.split() if w.startswith("@ti4:")]
+            elif words and words[0] == "Rule:":
+                rules, tags = tags, []
+            elif len(words) == 2 and words[1] == step:
+                found.update(rules)
+    return found
+
+
+STATUS_DRAW = rules_with_step('the status phase step "Draw Action Cards" is resolved')
+
+
+def test_the_status_phase_cue_hits_some_rules_but_not_all():
+    assert {"ti4:2.1", "ti4:note-5"} <= STATUS_DRAW
+    assert "ti4:2.4" not in STATUS_DRAW
+
+
+def test_a_crash_mid_scenario_errors_that_scenario_and_the_rest_pass(oracle, faulty):
+    run = oracle("run", "--engine", faulty("crash", "status_draw"))
+    assert_isolated(run, STATUS_DRAW, "the engine exited with code 3 instead of answering",
+                    "faulty: crash on status_draw")
+    assert "'act' (status_draw)" in scenarios(run, "error")[0]["message"]
+
+
+def test_a_hang_times_out(oracle, faulty):
+    start = time.monotonic()  # two rules only: each hanging scenario costs the timeout
+    run = oracle("run", "--engine", faulty("hang", "status_draw"), "--timeout", "1",
+                 "--rule", "ti4:2.1", "--rule", "ti4:2.4")
+    assert run.code == 1, run.out + run.err
+    assert run.status("ti4:2.1") == "error" and run.status("ti4:2.4") == "pass"
+    assert [r["id"] for r in run.report["rules"] if r["id"].startswith("ti4:")] == TI4_IDS
+    for scenario in scenarios(run, "error"):
+        assert "did not answer request" in scenario["message"]
+        assert "'act' (status_draw) within 1 s" in scenario["message"]
+        assert "faulty: hang on status_draw" in scenario["message"]
+    assert time.monotonic() - start < 60
+
+
+def test_invalid_json_is_a_protocol_error(oracle, faulty):
+    run = oracle("run", "--engine", faulty("invalid-json", "status_draw"))
+    assert_isolated(run, STATUS_DRAW, "wrote a line to stdout that is not JSON",
+                    "faulty: invalid-json")
+    assert "{'reply': 'accepted'}" in scenarios(run, "error")[0]["message"]
+
+
+def test_a_wrong_request_id_is_a_protocol_error(oracle, faulty):
+    run = oracle("run", "--engine", faulty("wrong-id", "status_draw"))
+    assert_isolated(run, STATUS_DRAW, "it must echo the request's id", "faulty: wrong-id")
+
+
+def test_stray_output_on_stdout_is_a_protocol_error(oracle, faulty):
+    run = oracle("run", "--engine", faulty("stray-output", "status_draw"))
+    assert_isolated(run, STATUS_DRAW, "'debug: about to reply'", "faulty: stray-output")
+    assert "write logs to stderr" in scenarios(run, "error")[0]["message"]
+
+
+def test_a_huge_reply_is_refused(oracle, faulty):
+    run = oracle("run", "--engine", faulty("huge", "status_draw"))
+    assert_isolated(run, STATUS_DRAW, "is larger than 10 MiB", "faulty: huge")
+
+
+def test_a_stderr_flood_neither_blocks_the_engine_nor_floods_the_report(oracle, faulty):
+    run = oracle("run", "--engine", faulty("stderr-flood", "status_draw"))
+    assert_isolated(run, STATUS_DRAW, "exited with code 3", "faulty: stderr-flood")
+    message = scenarios(run, "error")[0]["message"]
+    assert "bytes of stderr in all" in message
+    assert len(message) < 6000
+
+
+def test_a_protocol_version_mismatch_errors_every_scenario(oracle, faulty):
+    run = oracle("run", "--engine", faulty("version"))
+    assert_isolated(run, set(TI4_IDS) - {"ti4:note-11"},
+                    "the engine speaks protocol version 2; this oracle speaks version 1", "")
+    assert len(scenarios(run, "error")) == len(scenarios(run))
+
+
+def test_an_engine_that_exits_at_start_up_errors_every_scenario(oracle, faulty):
+    run = oracle("run", "--engine", faulty("exit-at-start"))
+    assert_isolated(run, set(TI4_IDS) - {"ti4:note-11"},
+                    "the engine exited with code 4 instead of answering request 0, 'describe', "
+                    "during the handshake", "faulty: cannot open rules.db")
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("cmd:", "needs a command after 'cmd:'"),
+    ("cmd:  ", "needs a command after 'cmd:'"),
+    ("cmd:no-such-engine-xyz --fast", "'no-such-engine-xyz' is not on PATH"),
+    ("cmd:./missing/engine.js", "is not an executable file"),
+    ("cmd:node 'unclosed", "cannot split the command"),
+])
+def test_a_bad_cmd_is_a_usage_error(oracle, spec, says):
+    run = oracle("run", "--engine", spec)
+    assert run.code == 2
+    assert says in run.err
+    assert run.report is None
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--timeout", "2"], "applies to cmd: engines only"),
+    (["--engine", SERVE_REFERENCE, "--timeout", "0"], "must be a positive number"),
+])
+def test_a_bad_timeout_is_a_usage_error(oracle, args, says):
+    run = oracle("run", *args)
+    assert run.code == 2 and says in run.out + run.err
+
+
+# -- PipeEngine itself, in-process -------------------------------------------------------------
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Callable[[str], list[str]]:
+    """``script(source)`` -> the argv of a Python engine with that source."""
+
+    def write(source: str) -> list[str]:
+        path = tmp_path / f"engine{len(list(tmp_path.iterdir()))}.py"
+        path.write_text(source)
+        return [sys.executable, str(path)]
+
+    return write
+
+
+@pytest.fixture
+def pipes() -> Iterator[list[PipeEngine]]:
+    """Engines made by a test, closed after it whatever happened."""
+    made: list[PipeEngine] = []
+    yield made
+    for engine in made:
+        engine.close()
+
+
+REFERENCE_ARGV = [sys.executable, "-m", "oracle.pipe", "serve", "reference:ti4"]
+SETUP = {"op": "setup", "game": "ti4", "seed": 1, "state": {
+    "players": [{"name": "Alice", "hand": ["Sabotage"]}, {"name": "Bob", "hand": ["Veto"]}],
+    "decks": {"action": {"draw": ["Spy", "Plague"], "discard": []}}}}
+
+
+def test_ids_are_numbered_and_the_handshake_is_the_only_describe(pipes):
+    trace: list[tuple[str, dict[str, Any]]] = []
+    engine = PipeEngine(REFERENCE_ARGV, trace=lambda d, line: trace.append((d, json.loads(line))))
+    pipes.append(engine)
+    assert engine.handle({"op": "describe"})["reply"] == "described"
+    assert engine.handle(SETUP) == {"reply": "ready"}
+    assert engine.handle({"op": "observe", "viewer": "Bob"})["reply"] == "view"
+    assert engine.handle({"op": "describe"})["reply"] == "described"
+    assert [(d, m["id"]) for d, m in trace] == [(">", 0), ("<", 0), (">", 1), ("<", 1),
+                                                (">", 2), ("<", 2)]
+    assert trace[0][1] == {"id": 0, "op": "describe", "protocol": 1}
+    assert engine.starts == 1
+
+
+def test_a_crashed_engine_is_restarted_with_the_handshake_at_the_next_setup(pipes, script):
+    argv = script(FAULTY)
+    engine = PipeEngine([*argv, "crash", "end_turn"], timeout=5)
+    pipes.append(engine)
+    client = EngineClient(engine, "faulty")
+    assert isinstance(client.send(Setup("ti4", SETUP["state"], 1)), Ready)
+    first_pid = engine.pid
+    crashed = client.send(Act({"type": "end_turn", "player": "Alice"}))
+    assert isinstance(crashed, Errored)
+    assert crashed.context["exit_code"] == 3
+    assert "faulty: crash on end_turn" in crashed.context["stderr_tail"]
+    assert engine.pid is None
+    # Mid-scenario after a restart there is no game: refused, without starting a process.
+    again = client.send(Observe("Alice"))
+    assert isinstance(again, Errored) and "was restarted after it failed" in again.message
+    assert engine.pid is None
+    assert isinstance(client.send(Setup("ti4", SETUP["state"], 1)), Ready)
+    assert engine.pid not in (None, first_pid) and engine.starts == 2
+    assert isinstance(client.send(Observe("Alice")), View)
+
+
+def test_a_timeout_kills_the_engine(pipes, script):
+    engine = PipeEngine(script("import time, sys\nsys.stdin.readline()\ntime.sleep(600)\n"),
+                        timeout=0.3)
+    pipes.append(engine)
+    start = time.monotonic()
+    reply = engine.handle({"op": "describe"})
+    assert reply["reply"] == "errored"
+    assert "did not answer request 0, 'describe', during the handshake within 0.3 s" \
+        in reply["message"]
+    assert time.monotonic() - start < 5
+    assert reply["context"]["exit_code"] is not None  # killed, not left behind
+
+
+def test_a_flooding_engine_is_never_blocked_and_only_the_tail_is_kept(pipes, script):
+    flood = ("import sys\nfor i in range(20000): sys.stderr.write(f'line {i} ' + 'x' * 100"
+             " + '\\n')\nsys.stderr.flush()\nimport runpy\n"
+             "runpy.run_module('oracle.pipe', run_name='__main__')\n")
+    engine = PipeEngine([*script(flood), "serve", "reference:ti4"], timeout=10)
+    pipes.append(engine)
+    assert engine.handle({"op": "describe"})["reply"] == "described"  # 2 MB of stderr first
+    tail = engine.stderr_tail()
+    assert "line 19999" in tail and "line 0 " not in tail and len(tail) < 2500
+
+
+def test_a_closed_engine_exits(pipes):
+    engine = PipeEngine(REFERENCE_ARGV)
+    pipes.append(engine)
+    engine.handle({"op": "describe"})
+    process = engine._process
+    assert process is not None
+    engine.close()
+    assert process.returncode == 0  # it exited by itself when its stdin closed
+
+
+def test_strict_mode_turns_a_schema_violation_into_errored(pipes, script):
+    bad = script(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    if r['op'] == 'describe':\n"
+        "        out = {'reply': 'described', 'engine': {'name': 'bad', 'version': '1',\n"
+        "               'protocol': 1, 'games': [{'game': 'ti4'}], 'capabilities': []}}\n"
+        "    else:\n"
+        "        out = {'reply': 'rejected', 'reason': 7}\n"
+        "    out['id'] = r['id']\n"
+        "    print(json.dumps(out), flush=True)\n")
+    lenient, strict = PipeEngine(bad), PipeEngine(bad, strict=True)
+    pipes += [lenient, strict]
+    act = {"op": "act", "action": {"type": "resolve"}}
+    assert lenient.handle(act) == {"reply": "rejected", "reason": 7}
+    reply = strict.handle(act)
+    assert reply["reply"] == "errored"
+    assert "strict protocol: the engine's reply to request 1" in reply["message"]
+    assert "reason: 7 is not of type 'string'" in reply["message"]
+    assert strict.pid is not None  # the stream is still in step: no restart
+    bad_request = strict.handle({"op": "act", "action": {"player": "Alice"}})
+    assert "the oracle's request 2" in bad_request["message"]
+    assert "'type' is a required property" in bad_request["message"]
+
+
+def test_serve_answers_each_line_with_its_id_and_never_raises():
+    class Broken:
+        def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+            if request["op"] == "act":
+                raise RuntimeError("boom")
+            return {"reply": "ready", "saw": sorted(request)}
+
+    lines = [{"id": 0, "op": "describe", "protocol": 1}, {"id": 1, "op": "act", "action": {}}]
+    instream = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in lines)
+                          + b"not json\n")
+    outstream = io.BytesIO()
+    assert serve(Broken(), instream, outstream) == 0
+    replies = [json.loads(line) for line in outstream.getvalue().splitlines()]
+    assert replies[0] == {"id": 0, "reply": "ready", "saw": ["op"]}
+    assert replies[1]["id"] == 1 and replies[1]["reply"] == "errored"
+    assert "RuntimeError: boom" in replies[1]["message"]
+    assert replies[2]["id"] is None and replies[2]["reply"] == "errored"
+    assert answer(Broken(), "[1]")["reply"] == "errored"
+
+
+def test_serve_refuses_a_spec_it_cannot_serve():
+    result = subprocess.run([sys.executable, "-m", "oracle.pipe", "serve", "reference"],
+                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2 and "name its game" in result.stderr
+
+
+def test_cmd_spec_is_split_without_a_shell():
+    spec = EngineSpec.parse(f"cmd:{PY} -c 'print(1); exit()' $HOME")
+    assert spec.kind == "cmd" and str(spec).startswith("cmd:")
+    assert spec.argv == [sys.executable, "-c", "print(1); exit()", "$HOME"]
+    with pytest.raises(EngineSpecError, match="is not on PATH"):
+        EngineSpec.parse("cmd:surely-not-installed-anywhere")
+
+
+# -- the transcript in docs/protocol.md --------------------------------------------------------
+
+
+def doc_transcript() -> list[tuple[str, dict[str, Any]]]:
+    """The ```jsonl transcript of docs/protocol.md as (direction, message) pairs."""
+    text = DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```jsonl\n(.*?)^```", text, re.M | re.S)
+    assert len(blocks) == 1, "docs/protocol.md should hold one ```jsonl transcript"
+    pairs = []
+    for line in blocks[0].splitlines():
+        message = json.loads(line)
+        pairs.append((">" if "op" in message else "<", message))
+    return pairs
+
+
+def test_the_docs_transcript_fits_the_schemas_and_is_what_the_engine_says(pipes):
+    pytest.importorskip("jsonschema")
+    from oracle.schemas import problems
+
+    transcript = doc_transcript()
+    assert [d for d, _ in transcript] == [">", "<"] * (len(transcript) // 2)
+    engine = PipeEngine(REFERENCE_ARGV, strict=True)
+    pipes.append(engine)
+    for (_, request), (_, reply) in zip(transcript[::2], transcript[1::2], strict=True):
+        assert problems("request", request) == [], request
+        assert problems("reply", reply) == [], reply
+        assert reply["id"] == request["id"]
+        live = engine.handle({k: v for k, v in request.items() if k not in ("id", "protocol")})
+        assert live == {k: v for k, v in reply.items() if k != "id"}, (
+            "docs/protocol.md's transcript is stale; `python tests/test_pipe.py` prints it "
+            "afresh for the same requests")
+    assert transcript[0][1] == {"id": 0, "op": "describe", "protocol": 1}
+
+
+def test_the_client_reads_a_described_engine(pipes):
+    engine = PipeEngine(REFERENCE_ARGV)
+    pipes.append(engine)
+    client = EngineClient(engine, "pipe")
+    assert isinstance(client.send(Describe()), Described)
+    assert client.info().games == ("ti4",)
+
+
+if __name__ == "__main__":  # print the docs transcript afresh: same requests, live replies
+    with PipeEngine(REFERENCE_ARGV) as _engine:
+        for _direction, _message in doc_transcript()[::2]:
+            _reply = _engine.handle({k: v for k, v in _message.items()
+                                     if k not in ("id", "protocol")})
+            print(json.dumps(_message, ensure_ascii=False))
+            print(json.dumps({"id": _message["id"], **_reply}, ensure_ascii=False))
