@@ -52,6 +52,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="another folder of game folders to run (a committee's own rulings)")
     run.add_argument("--seed", type=int, default=0, help="base seed for shuffles (default 0)")
     run.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    run.add_argument("--expectations", metavar="PATH",
+                     help="YAML of this engine's known failures (reported xfail/xpass)")
+    run.add_argument("--strict-expectations", action="store_true",
+                     help="a known failure that now passes fails the run")
     run.add_argument("--markdown", metavar="PATH", help="write the report as Markdown")
     run.add_argument("--explore", action="store_true",
                      help="also explore with Hypothesis; findings land under their rule ids")
@@ -69,6 +73,14 @@ def _parser() -> argparse.ArgumentParser:
                     "on purpose) and check that the report flags exactly the rules each "
                     "breaks. Exit 0 only if every mutant is killed with no false flags.")
     selftest.add_argument("--json", metavar="PATH", help="write the kill matrix as JSON")
+    expect = sub.add_parser(
+        "expectations", help="write a known-failures file from a run's JSON report",
+        description="List every rule a JSON report flags as a known failure, ready to commit "
+                    "in the engine's repository and pass to 'run --expectations'.")
+    expect.add_argument("--from", dest="source", required=True, metavar="REPORT",
+                        help="the JSON report of a run (rules-oracle run --json)")
+    expect.add_argument("--out", metavar="PATH",
+                        help="write here (default: print to standard output)")
     selftest.add_argument("--features", action="append", default=[], metavar="DIR",
                           help="another folder of game folders (with their own mutants)")
     selftest.add_argument("--game", action="append", default=[], metavar="ID",
@@ -138,6 +150,28 @@ def run_smoke(spec_text: str, timeout: float | None, features: list[str]) -> int
     return 0 if all(c.ok for _, checks in results for c in checks) else 1
 
 
+def write_expectations(source: str, out: str | None) -> int:
+    """``rules-oracle expectations --from r.json``: known failures from a report."""
+    import json
+
+    from oracle.expectations import from_report
+
+    try:
+        report = json.loads(open(source, encoding="utf-8").read())
+    except (OSError, ValueError) as exc:
+        print(f"rules-oracle expectations: cannot read {source} ({exc}); pass the file "
+              "written by 'rules-oracle run --json'", file=sys.stderr)
+        return 2
+    text = from_report(report)
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"expectations written to {out}")
+    else:
+        print(text, end="")
+    return 0
+
+
 def pytest_args(ns: argparse.Namespace) -> list[str]:
     """The pytest command line that ``rules-oracle run`` stands for."""
     args = ["-c", os.devnull, "--rootdir", os.getcwd(), "-p", "no:cacheprovider", "-q",
@@ -158,6 +192,10 @@ def pytest_args(ns: argparse.Namespace) -> list[str]:
         args += ["-k", ns.keyword]
     if ns.explore:
         args += ["--oracle-explore", "--oracle-explore-examples", str(ns.explore_examples)]
+    if ns.expectations:
+        args += ["--oracle-expectations", ns.expectations]
+    if ns.strict_expectations:
+        args += ["--oracle-strict-expectations"]
     if ns.explore_out:
         args += ["--oracle-explore-out", ns.explore_out]
     extra = list(ns.pytest_args)
@@ -168,6 +206,8 @@ def pytest_args(ns: argparse.Namespace) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(argv)
+    if ns.command == "expectations":
+        return write_expectations(ns.source, ns.out)
     if ns.command == "steps":
         return list_steps()
     if ns.command == "selftest":

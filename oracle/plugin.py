@@ -15,6 +15,7 @@ ini setting; ``rules-oracle run`` names one). Then it:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import time
@@ -30,6 +31,7 @@ from oracle import schemas
 from oracle.catalog import CatalogFileError
 from oracle.collect import ExploreItem, FeatureFile
 from oracle.engines import EngineSpec, EngineSpecError, load_factory
+from oracle.expectations import ExpectationsError, load_expectations
 from oracle.game import bundled_features_dir, discover_games
 from oracle.lint import RULE_TAG, lint_games
 from oracle.mutants import find_mutant
@@ -72,7 +74,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="games Hypothesis tries per invariant (default 60)")
     group.addoption("--oracle-explore-out", metavar="DIR", default=None,
                     help="write each exploration counterexample as a .feature file here")
+    group.addoption("--oracle-expectations", metavar="PATH", default=None,
+                    help="YAML of this engine's known failures: they report xfail, and "
+                         "xpass when they pass")
+    group.addoption("--oracle-strict-expectations", action="store_true", default=False,
+                    help="a known failure that passes (xpass) fails the run")
     parser.addini("oracle_engine", "engine spec to test (same as --oracle-engine)")
+    parser.addini("oracle_expectations", "known-failures file (same as --oracle-expectations)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -105,6 +113,15 @@ def pytest_configure(config: pytest.Config) -> None:
         markdown_path=_path(config.getoption("oracle_markdown")),
         is_worker=is_worker, timeout=timeout, strict=strict,
     )
+    expectations = (config.getoption("oracle_expectations")
+                    or config.getini("oracle_expectations"))
+    if expectations:
+        try:
+            run.expectations = load_expectations(
+                Path(expectations), [i for g in games.values() for i in g.catalog.ids()])
+        except ExpectationsError as exc:
+            raise pytest.UsageError(str(exc)) from exc
+    run.strict_expectations = config.getoption("oracle_strict_expectations")
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
     for module in dict.fromkeys([COMMON_STEPS, *(g.steps for g in games.values() if g.steps)]):
@@ -234,7 +251,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if run is None or not _rules_of(item):
         return report
     if call.when == "call" or (call.when == "setup" and not report.passed):
-        verdict = _verdict(run, item, call)
+        verdict = _expected(run, report, _verdict(run, item, call))
         report.user_properties = [*report.user_properties,
                                   (USER_PROPERTY, json.dumps(verdict.to_json()))]
     return report
@@ -265,6 +282,30 @@ def _verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]) -> 
         location=location, message=message, duration=call.duration,
         engine=tuple(sorted(engine.items())),
     )
+
+
+def _expected(run: OracleRun, report: pytest.TestReport,
+              verdict: ScenarioVerdict) -> ScenarioVerdict:
+    """Apply the engine's known failures, the way pytest's xfail marks would."""
+    known = run.expectations.match(verdict.rules, verdict.name) if run.expectations else None
+    if known is None or verdict.status == "unsupported":
+        return verdict
+    if verdict.status == "pass" and known.scenario is None:
+        return verdict  # a rule-level entry: xpass only if the whole rule passes (report.py)
+    where = f"{run.expectations.path}:{known.line}" if run.expectations else ""
+    why = f"known failure ({where}): {known.reason}" + (f" [{known.issue}]" if known.issue else "")
+    if verdict.status in ("fail", "error"):
+        report.outcome, report.wasxfail = "skipped", why  # type: ignore[attr-defined]
+        return dataclasses.replace(verdict, status="xfail",
+                                   message=f"{why}\n{verdict.message}")
+    if run.strict_expectations:
+        report.outcome = "failed"
+        report.longrepr = (f"[XPASS(strict)] {why}: it passes now; remove the entry at "
+                           f"{where}")
+    else:
+        report.wasxfail = why  # type: ignore[attr-defined]
+    return dataclasses.replace(verdict, status="xpass",
+                               message=f"{why}: it passes now; remove the entry at {where}")
 
 
 def _short(path: Path, run: OracleRun) -> str:

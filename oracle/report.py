@@ -14,7 +14,8 @@ from typing import Any
 from oracle.catalog import Catalog
 from oracle.verdicts import ScenarioVerdict
 
-RULE_STATUSES = ("pass", "fail", "error", "unsupported", "untestable", "uncovered")
+RULE_STATUSES = ("pass", "fail", "error", "xfail", "xpass", "unsupported", "untestable",
+                 "uncovered")
 FAILING = ("fail", "error")
 
 
@@ -70,7 +71,7 @@ def _rule_status(testable: bool, verdicts: list[ScenarioVerdict]) -> str:
     statuses = {v.status for v in verdicts}
     if not statuses:
         return "uncovered"
-    for status in ("fail", "error"):
+    for status in ("fail", "error", "xpass", "xfail"):
         if status in statuses:
             return status
     return "pass" if "pass" in statuses else "unsupported"
@@ -81,8 +82,13 @@ def build_report(
     verdicts: Iterable[ScenarioVerdict],
     engine: dict[str, Any],
     selected: set[str] | None = None,
+    expected_to_fail: set[str] | None = None,
 ) -> ConformanceReport:
-    """Join verdicts to catalog rules; every catalog rule gets a result."""
+    """Join verdicts to catalog rules; every catalog rule gets a result.
+
+    ``expected_to_fail`` are rule ids an expectations file lists as known
+    failures: such a rule whose scenarios all pass now is ``xpass``.
+    """
     by_rule: dict[str, list[ScenarioVerdict]] = {}
     for verdict in verdicts:
         for rule_id in verdict.rules:
@@ -93,6 +99,8 @@ def build_report(
             scenarios = by_rule.get(rule.id, [])
             status = _rule_status(rule.testable, scenarios)
             reason = ""
+            if status == "pass" and expected_to_fail and rule.id in expected_to_fail:
+                status, reason = "xpass", "listed as a known failure, but it passes now"
             if status == "untestable":
                 reason = rule.untestable_reason or ""
             elif status == "uncovered":

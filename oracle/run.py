@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from oracle.engines import EngineClient, EngineSpec, EngineSpecError, load_factory, make_engine
+from oracle.expectations import Expectations
 from oracle.game import Game
 from oracle.mutants import find_mutant
 from oracle.pipe import DEFAULT_TIMEOUT, PipeEngine
@@ -38,6 +39,8 @@ class OracleRun:
     is_worker: bool = False
     timeout: float = DEFAULT_TIMEOUT  # per request, for cmd: engines (--oracle-timeout)
     strict: bool = False  # validate every live message against the schemas
+    expectations: Expectations | None = None
+    strict_expectations: bool = False
     verdicts: list[ScenarioVerdict] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
@@ -101,7 +104,9 @@ class OracleRun:
     def build(self) -> ConformanceReport:
         catalogs = [g.catalog for g in self.games.values()]
         engine = {"spec": str(self.spec), "seed": self.seed, "games": self.engines}
-        self.report = build_report(catalogs, self.verdicts, engine, self.selected)
+        known = {e.rule for e in self.expectations.entries
+                 if e.rule and e.scenario is None} if self.expectations else set()
+        self.report = build_report(catalogs, self.verdicts, engine, self.selected, known)
         return self.report
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -110,6 +115,13 @@ class OracleRun:
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
         terminalreporter.line(render_table(report, terminalreporter._tw.fullwidth))
+        stale = [r.id for r in report.rules if r.status == "xpass"]
+        if stale:
+            where = self.expectations.path if self.expectations else "the expectations file"
+            strict = " (--strict-expectations: this fails the run)" \
+                if self.strict_expectations else ""
+            terminalreporter.line(f"known failures that pass now, remove them from {where}"
+                                  f"{strict}: {', '.join(stale)}")
         for path in (self.json_path, self.markdown_path):
             if path:
                 terminalreporter.line(f"report written to {path}")
@@ -119,6 +131,9 @@ class OracleRun:
         if self.is_worker:
             return
         report = self.report or self.build()
+        stale = [r.id for r in report.rules if r.status == "xpass"]
+        if stale and self.strict_expectations and session.exitstatus == 0:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # stale known failures
         if self.json_path:
             self.json_path.parent.mkdir(parents=True, exist_ok=True)
             self.json_path.write_text(json.dumps(report.to_json(), indent=2) + "\n",

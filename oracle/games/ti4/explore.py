@@ -47,7 +47,8 @@ def _setups(draw: Any) -> list[str]:
         for player in PLAYERS:
             hand = draw(cards)
             lines.append(f"{player} holds {describe_cards(hand) if hand else 'no cards'}")
-        lines.append(f"the action deck is {_pile(draw(st.lists(st.sampled_from(POOL), max_size=6)))}")
+        deck = draw(st.lists(st.sampled_from(POOL), max_size=6))
+        lines.append(f"the action deck is {_pile(deck)}")
         lines.append("the action discard pile is "
                      f"{_pile(draw(st.lists(st.sampled_from(POOL), max_size=5)))}")
     extras = st.sampled_from([
