@@ -17,8 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import oracle.steps.common  # noqa: F401
+import oracle.steps.common
 import oracle.steps.ti4  # noqa: F401
+
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model, run_step
 from oracle.game import bundled_features_dir, discover_games
@@ -45,7 +46,8 @@ def main() -> None:
               f"{total_seconds:.1f} s)")
 
         world = ScenarioWorld(game, EngineClient(factory(), "reference"), 0)
-        for text in ("the players are Alice, Bob and Carol", "it is the action phase, Alice's turn"):
+        for text in ("the players are Alice, Bob and Carol",
+                     "it is the action phase, Alice's turn"):
             run_step(world, "given", text)
         world.start()
         start, n = time.perf_counter(), 2000

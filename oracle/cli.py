@@ -157,7 +157,8 @@ def write_expectations(source: str, out: str | None) -> int:
     from oracle.expectations import from_report
 
     try:
-        report = json.loads(open(source, encoding="utf-8").read())
+        with open(source, encoding="utf-8") as f:
+            report = json.load(f)
     except (OSError, ValueError) as exc:
         print(f"rules-oracle expectations: cannot read {source} ({exc}); pass the file "
               "written by 'rules-oracle run --json'", file=sys.stderr)

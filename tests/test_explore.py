@@ -1,13 +1,13 @@
-"""Exploration: Hypothesis finds what no hand-written scenario was run for, and says it in Gherkin."""
+"""Exploration: Hypothesis finds what no scenario that ran checks, and says it in Gherkin."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import oracle.steps.common
+import oracle.steps.ti4  # noqa: F401
 import pytest
 
-import oracle.steps.common  # noqa: F401  (the step vocabulary the explorer speaks)
-import oracle.steps.ti4  # noqa: F401
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model
 from oracle.game import bundled_features_dir, discover_games
