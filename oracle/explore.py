@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import os
 import textwrap
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -337,7 +338,10 @@ def render_finding(game: Game, broken: Broken, seed: int, client: EngineClient) 
         engine = ScenarioWorld(game, client, seed)
         _replay(engine, broken.given, broken.lines)
         then = [t for t in candidates if _fails(engine, t)]
-        confirmed = bool(then)
+        # Confirmed: the whole scenario passes on a fresh reference engine, and fails here.
+        again = _reference_world(game, seed)
+        _replay(again, broken.given, broken.lines)
+        confirmed = bool(then) and not any(_fails(again, t) for t in then)
     except (RuleViolation, EngineFault, EngineLacks, ScenarioError) as exc:
         then = [f"# could not derive the expected outcome: {exc}"]
     given = [*broken.given, f"the shuffle seed is {seed}"]
@@ -360,19 +364,21 @@ def _keywords(steps: list[tuple[str, str]]) -> list[str]:
     return out
 
 
-def default_budget(max_examples: int = 60) -> settings:
-    """Exploration settings: deterministic, no deadline, and no example database.
+# Two profiles. Neither has a deadline (engines may be slow processes) nor an
+# example database (nothing is written into the engine developer's tree).
+# "ci" is derandomised: the same engine and budget explore the same games, so a
+# CI run is reproducible; "dev" draws new games each run, to look further.
+_COMMON = {"stateful_step_count": 12, "deadline": None, "database": None,
+           "print_blob": False, "suppress_health_check": list(HealthCheck)}
+settings.register_profile("rules-oracle-ci", derandomize=True, **_COMMON)
+settings.register_profile("rules-oracle-dev", derandomize=False, **_COMMON)
 
-    Derandomised so that the same engine and budget always explore the same
-    games (a finding reproduces); no database, so nothing is written into the
-    engine developer's tree. Raise ``max_examples`` to look further.
+
+def default_budget(max_examples: int = 60, profile: str | None = None) -> settings:
+    """Exploration settings: a profile with a budget of games per invariant.
+
+    The profile is "ci" (reproducible) unless ``profile`` or the environment
+    variable ``RULES_ORACLE_EXPLORE_PROFILE=dev`` asks for new games each run.
     """
-    return settings(
-        max_examples=max_examples,
-        stateful_step_count=12,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        print_blob=False,
-        suppress_health_check=list(HealthCheck),
-    )
+    name = profile or os.environ.get("RULES_ORACLE_EXPLORE_PROFILE", "ci")
+    return settings(settings.get_profile(f"rules-oracle-{name}"), max_examples=max_examples)
