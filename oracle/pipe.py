@@ -217,9 +217,9 @@ class PipeEngine:
         op = request.get("op")
         if self._last_fault is not None and op not in ("setup", "describe"):
             return self._errored(
-                f"the engine was restarted after it failed ({self._last_fault}); a restarted "
-                f"engine has no game in progress, so {_what(request)} cannot be answered "
-                "until the next setup")
+                f"the engine failed earlier in this scenario ({self._last_fault}) and was "
+                f"stopped; a new engine process has no game in progress, so {_what(request)} "
+                "cannot be answered until the next setup")
         try:
             described = self._ensure_started()
             if op == "describe":
@@ -412,7 +412,7 @@ class PipeEngine:
             if self._stderr is not None:
                 self._stderr.join(1.0)
         self._described = None
-        self._last_fault = message.split(" (", 1)[0][:200]
+        self._last_fault = message[:300]
         return self._errored(message, exit_code)
 
     def _errored(self, message: str, exit_code: int | None = None) -> JSON:

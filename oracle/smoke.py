@@ -82,6 +82,10 @@ class _Smoke:
         self.check("describe: name and version", bool(info.name) and bool(info.version),
                    f"{info.name!r} version {info.version!r}",
                    "give engine.name and engine.version as non-empty strings")
+        self.check("describe: protocol version", info.protocol == PROTOCOL_VERSION,
+                   f"engine.protocol is {info.protocol}",
+                   f"this oracle speaks protocol {PROTOCOL_VERSION}; say so in engine.protocol "
+                   "once the engine follows docs/protocol.md")
         known = [g for g in info.games if g in self.games]
         unknown = [g for g in info.games if g not in self.games]
         self.check(

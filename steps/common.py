@@ -99,16 +99,16 @@ def _draw(oracle_world: ScenarioWorld, player: str, count: str, deck: str) -> No
 
 @when(parsers.re(
     rf'(?P<player>{NAME}) (?P<verb>plays|starts playing) "(?P<card>[^"]+)"'
-    r"(?: (?:targeting|choosing) (?P<target>.+?))?"
+    r"(?: (?P<how>targeting|choosing) (?P<target>.+?))?"
     rf'(?: and (?P<canceller>{NAME}) cancels it with "(?P<cancel>[^"]+)")?'
 ))
-def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str,
+def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, how: str | None,
           target: str | None, canceller: str | None, cancel: str | None) -> None:
     """Play a card; 'plays' lets every player pass afterwards, 'starts playing' leaves
     the card being played so that others can react. 'choosing' reads like 'targeting'
     (both go to the game's ``parse_target``), for choices that are not targets."""
     oracle_world.require(f"{oracle_world.game.id}/play")
-    text = f'{player} plays "{card}"' + (f" targeting {target}" if target else "")
+    text = f'{player} plays "{card}"' + (f" {how} {target}" if target else "")
     action: dict[str, Any] = {"type": "play", "player": player, "card": card}
     targets = _game_targets(oracle_world, target)
     if targets:

@@ -24,7 +24,8 @@ from oracle.world import ScenarioWorld
 
 GAME = "eu-pop"
 NAME = r"[A-Z][\w'-]*"
-NAMES = rf"{NAME}(?:(?:, | and ){NAME})*"
+#: A list of players (``Alice and Carol``); ``parse_names`` checks it.
+NAMES = r"[A-Z][\w', -]*?"
 VIEWER = rf"{NAME}|a spectator"
 POWER = "administrative|diplomatic|military"
 DIE_TYPES = ("infantry", "cavalry", "artillery")
@@ -253,10 +254,10 @@ def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
 
 @when(parsers.re(
     rf'(?P<player>{NAME}) (?P<verb>uses|starts using) "(?P<action>[^"]+)"'
-    r"(?: (?:targeting|choosing) (?P<target>.+?))?"
+    r"(?: (?P<how>targeting|choosing) (?P<target>.+?))?"
     rf'(?: and (?P<canceller>{NAME}) cancels it with "(?P<cancel>[^"]+)")?'
 ))
-def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str,
+def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str, how: str | None,
          target: str | None, canceller: str | None, cancel: str | None) -> None:
     """Take an Action listed on a Display Card; like 'plays', it can be cancelled."""
     oracle_world.require(f"{GAME}/display")

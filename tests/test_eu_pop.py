@@ -472,7 +472,52 @@ def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> Any:
 def test_an_eu_mutant_is_flagged_on_exactly_the_ids_it_breaks(mutant_runs: Any,
                                                                mutant: Any) -> None:
     code, output, report = mutant_runs.result(mutant.name)
-    assert report is not None, output
-    assert code == 1, output
+    assert report is not None, output[-3000:]
     flagged = {r["id"] for r in report["rules"] if r["status"] in ("fail", "error")}
-    assert flagged == set(mutant.breaks)
+    messages = [f"{r['id']}: {s['message'][:400]}" for r in report["rules"]
+                for s in r["scenarios"] if s["status"] in ("fail", "error")]
+    assert flagged == set(mutant.breaks), "\n".join(messages)
+    assert code == 1, output[-3000:]
+
+
+# -- the shared vocabulary ------------------------------------------------------------------
+
+
+def test_every_step_of_both_games_matches_exactly_one_definition() -> None:
+    """All games' step modules are loaded together, so a game's phrase must never also match
+    another definition: pytest-bdd would pick one of them silently."""
+    import oracle.steps.common
+    import oracle.steps.ti4  # noqa: F401
+    from pytest_bdd.steps import step_function_context_registry
+
+    from oracle.game import discover_games
+    from oracle.lint import STEP_TYPES, _scenarios
+
+    steps = [c for c in step_function_context_registry.values()
+             if c.step_func.__module__.startswith("oracle.steps.")]
+    assert {s.step_func.__module__ for s in steps} == {
+        "oracle.steps.common", "oracle.steps.ti4", "oracle.steps.eu_pop"}
+    games = discover_games()
+    assert {"ti4", "eu-pop"} <= set(games)
+    problems = []
+    for game in games.values():
+        for path in game.feature_files():
+            for scenario, _tags, background in _scenarios(path):
+                kind = "given"
+                for step in [*background, *scenario.steps]:
+                    kind = STEP_TYPES.get(step.keyword_type, kind)
+                    hits = [f"{s.step_func.__module__}.{s.step_func.__name__}" for s in steps
+                            if s.type == kind and s.parser.is_matching(step.text)]
+                    if len(hits) != 1:
+                        problems.append(f"{path.name}:{step.location.line} {step.text!r}: {hits}")
+    assert problems == []
+
+
+def test_eu_mutant_names_are_unique_across_games() -> None:
+    """``--engine mutant:NAME`` looks a name up in every game's list: a shared name would
+    run the wrong game's mutant."""
+    from oracle.game import discover_games
+    from oracle.mutants import game_mutants
+
+    names = [m.name for game in discover_games().values() for m in game_mutants(game)]
+    assert sorted(n for n in set(names) if names.count(n) > 1) == []

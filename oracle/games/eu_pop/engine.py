@@ -228,7 +228,7 @@ class ReferenceEngine(ProtocolEngine):
     def capabilities(self) -> list[str]:
         """What this engine can do, so that the oracle never sends it a scenario it cannot run."""
         caps = ["draw", "play", "hand-limit", "monarch-power", "ducats", "cost-reductions",
-                "turns", "appoint", "display", "battle", "reaction", "covert"]
+                "appoint", "display", "battle"]
         return [f"{GAME}/{c}" for c in caps] + [f"{GAME}/card/{COUNTERESPIONAGE}"]
 
     def _op_describe(self, request: JSON) -> JSON:

@@ -269,7 +269,7 @@ ALL: tuple[Mutant, ...] = (
     mutant("decks_mixed", ("6.decks.1",),
            "a new game's three decks are each built from the cards of all three",
            fresh_deck=_mixed_decks),
-    mutant("discard_to_bottom", ("6.decks.2",),
+    mutant("discard_under_the_pile", ("6.decks.2",),
            "a discarded card goes to the bottom of its discard pile, not on top",
            discard_card=_discard_to_bottom),
     mutant("discard_piles_hidden", ("6.decks.3",),
