@@ -171,7 +171,15 @@ def _check_steps(
         kind = STEP_TYPES.get(step.keyword_type, kind)
         if "<" in step.text:  # an outline placeholder: checked per example at run time
             continue
-        if any(s.type in (kind, None) and s.parser.is_matching(step.text) for s in steps):
+        hits = [s for s in steps if s.type in (kind, None) and s.parser.is_matching(step.text)]
+        if len(hits) > 1:
+            names = ", ".join(f"{s.step_func.__module__}.{s.step_func.__name__}" for s in hits)
+            problems.append(Problem(
+                path, step.location.line, f"{step.keyword} {step.text}",
+                f"this text matches {len(hits)} {kind} step definitions ({names}); pytest-bdd "
+                "would pick one silently. Make the definitions' phrases exclusive.",
+            ))
+        if hits:
             continue
         near = "\n      ".join(_closest(step.text, steps, kind))
         problems.append(Problem(

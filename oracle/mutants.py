@@ -55,11 +55,17 @@ def game_mutants(game: Game) -> tuple[Mutant, ...]:
 
 
 def find_mutant(games: Iterable[Game], name: str) -> tuple[Game, Mutant]:
-    """A mutant by name, from every game's list; KeyError naming the known ones."""
-    known = []
+    """A mutant by ``NAME`` or ``GAME/NAME``; KeyError saying what is known or ambiguous."""
+    wanted_game, _, wanted = name.rpartition("/")
+    hits, known = [], []
     for game in games:
         for mutant in game_mutants(game):
-            if mutant.name == name:
-                return game, mutant
-            known.append(mutant.name)
+            known.append(f"{game.id}/{mutant.name}")
+            if mutant.name == wanted and wanted_game in ("", game.id):
+                hits.append((game, mutant))
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise KeyError(f"mutant name {name!r} is ambiguous; write one of "
+                       f"{', '.join(f'mutant:{g.id}/{m.name}' for g, m in hits)}")
     raise KeyError(f"no mutant named {name!r}; known: {', '.join(known) or 'none'}")

@@ -65,7 +65,8 @@ class MutantResult:
 def run_mutant(game: Game, mutant: Mutant, extra: list[str], workdir: Path) -> MutantResult:
     """Run one game's suite against one mutant, in a subprocess; read its JSON report."""
     out = workdir / f"{game.id}-{mutant.name}.json"
-    cmd = [sys.executable, "-m", "oracle.cli", "run", "--engine", f"mutant:{mutant.name}",
+    cmd = [sys.executable, "-m", "oracle.cli", "run", "--engine",
+           f"mutant:{game.id}/{mutant.name}",
            "--rule", game.id, "--json", str(out), *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if not out.exists():

@@ -437,47 +437,8 @@ def test_every_testable_eu_id_has_a_mutant() -> None:
     assert all(set(m.breaks) <= testable for m in MUTANTS)
 
 
-class _MutantRuns:
-    """Every EU mutant's run, started together on first use (the runs are independent
-    subprocesses), so that the parametrised tests below wait only for their own."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.workdir = workdir
-        self.pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 2)
-        self.futures: dict[str, Future[tuple[int, str, JSON | None]]] = {}
-
-    def _run(self, name: str) -> tuple[int, str, JSON | None]:
-        out = self.workdir / f"{name}.json"
-        proc = subprocess.run(
-            [sys.executable, "-m", "oracle.cli", "run", "--rule", "eu-pop", "--json", str(out),
-             "--engine", f"oracle.games.eu_pop.mutants:MUTANTS.{name}"],
-            capture_output=True, text=True, check=False, cwd=self.workdir, timeout=600)
-        report = json.loads(out.read_text()) if out.exists() else None
-        return proc.returncode, proc.stdout + proc.stderr, report
-
-    def result(self, name: str) -> tuple[int, str, JSON | None]:
-        if not self.futures:
-            self.futures = {m.name: self.pool.submit(self._run, m.name) for m in MUTANTS}
-        return self.futures[name].result()
-
-
-@pytest.fixture(scope="module")
-def mutant_runs(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    runs = _MutantRuns(tmp_path_factory.mktemp("eu-mutants"))
-    yield runs
-    runs.pool.shutdown(cancel_futures=True)
-
-
-@pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
-def test_an_eu_mutant_is_flagged_on_exactly_the_ids_it_breaks(mutant_runs: Any,
-                                                               mutant: Any) -> None:
-    code, output, report = mutant_runs.result(mutant.name)
-    assert report is not None, output[-3000:]
-    flagged = {r["id"] for r in report["rules"] if r["status"] in ("fail", "error")}
-    messages = [f"{r['id']}: {s['message'][:400]}" for r in report["rules"]
-                for s in r["scenarios"] if s["status"] in ("fail", "error")]
-    assert flagged == set(mutant.breaks), "\n".join(messages)
-    assert code == 1, output[-3000:]
+# Every EU mutant is run, and its kill checked, by the selftest test in
+# tests/test_conformance_run.py (one matrix for every game's mutants).
 
 
 # -- the shared vocabulary ------------------------------------------------------------------

@@ -192,3 +192,19 @@ def test_a_feature_file_that_does_not_parse_is_refused(oracle, toy):
         name="broken.feature")
     run = run_toy(oracle)
     assert run.code == 2 and "broken.feature:4: the feature file does not parse" in run.err
+
+
+def test_a_step_matching_two_definitions_is_refused(oracle, toy, pytester):
+    """All games' step modules load together: a phrase two definitions accept is ambiguous."""
+    pytester.makepyfile(toysteps='''
+from pytest_bdd import given
+
+@given("the players are Ann and Ben")
+def _special(oracle_world):
+    oracle_world.add_players(["Ann", "Ben"])
+''')
+    manifest = pytester.path / "games" / "toy" / "game.yaml"
+    manifest.write_text(MANIFEST + "steps: toysteps\n")
+    run = run_toy(oracle)
+    assert run.code == 2
+    assert "toy.feature:3: this text matches 2 given step definitions" in run.err
