@@ -5,9 +5,9 @@ not as Python code, and the docs' examples and the reference engine's replies ca
 against it mechanically (``tests/test_protocol_schema.py``). The schemas are package data,
 read with ``importlib.resources`` so they work from a wheel or a zip as well as a checkout.
 
-Why jsonschema is imported lazily: the oracle itself never validates against these schemas
-(``oracle.protocol.parse_reply`` does its own checks), so jsonschema is only a ``test`` extra;
-loading a schema must work without it, and only ``validator()`` needs it.
+Why jsonschema is imported lazily: only ``--strict-protocol`` runs and the tests validate
+against these schemas (``oracle.protocol.parse_reply`` does its own checks on every reply),
+so an ordinary run does not pay for importing it.
 """
 
 from __future__ import annotations
@@ -59,8 +59,8 @@ def _import_jsonschema() -> tuple[Any, Any]:
         import referencing
     except ImportError as exc:
         raise ImportError(
-            "validating against the protocol schemas needs jsonschema: "
-            "pip install rules-oracle[test]"
+            "validating against the protocol schemas needs jsonschema, a dependency of "
+            "rules-oracle: reinstall it with 'pip install rules-oracle' (or pip install jsonschema)"
         ) from exc
     return jsonschema, referencing
 
