@@ -43,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
                           "'reference:GAME', 'package.module:factory', or 'cmd:ARGV' "
                           "(an engine process speaking the protocol on stdin/stdout)")
     run.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
-                     help="seconds a cmd: engine gets to answer each request (default 10)")
+                     help="seconds an engine gets to answer each request (default 10); a "
+                          "late answer errors the scenario and the engine is restarted")
     run.add_argument("--strict-protocol", action="store_true",
                      help="validate every request and reply against the JSON Schemas")
     run.add_argument("--rule", action="append", default=[], metavar="ID",
@@ -138,9 +139,9 @@ def run_smoke(spec_text: str, timeout: float | None, features: list[str]) -> int
 
     try:
         spec = EngineSpec.parse(spec_text)
-        if timeout is not None and (spec.kind != "cmd" or not timeout > 0):
-            raise EngineSpecError("--timeout takes a positive number of seconds, and applies "
-                                  "to cmd: engines only")
+        if timeout is not None and not timeout > 0:
+            raise EngineSpecError(f"--timeout must be a positive number of seconds, "
+                                  f"got {timeout:g}")
         games = discover_games([bundled_features_dir(), *(Path(f) for f in features)])
         results = smoke(spec, games, DEFAULT_TIMEOUT if timeout is None else timeout)
     except (EngineSpecError, CatalogFileError) as exc:

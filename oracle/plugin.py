@@ -62,8 +62,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--oracle-markdown", metavar="PATH", default=None,
                     help="write the per-rule report as Markdown (for a CI job summary)")
     group.addoption("--oracle-timeout", metavar="SECONDS", type=float, default=None,
-                    help="seconds a cmd: engine gets to answer each request (default "
-                         f"{DEFAULT_TIMEOUT:g}); a late answer errors the scenario")
+                    help="seconds an engine gets to answer each request (default "
+                         f"{DEFAULT_TIMEOUT:g}); a late answer errors the scenario and the "
+                         "engine is restarted")
     group.addoption("--oracle-strict-protocol", action="store_true", default=False,
                     help="validate every request and reply against the protocol's JSON "
                          "Schemas; a violation errors the scenario (needs jsonschema)")
@@ -142,9 +143,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def _pipe_options(config: pytest.Config, spec: EngineSpec) -> tuple[float, bool]:
     """``--oracle-timeout`` and ``--oracle-strict-protocol``, refused where they cannot work."""
     timeout = config.getoption("oracle_timeout")
-    if timeout is not None and spec.kind != "cmd":
-        raise pytest.UsageError("--oracle-timeout applies to cmd: engines only: an in-process "
-                                "engine cannot be interrupted")
     if timeout is not None and not timeout > 0:
         raise pytest.UsageError(f"--oracle-timeout must be a positive number of seconds, "
                                 f"got {timeout:g}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 from oracle.engines import EngineClient, EngineSpec, EngineSpecError, load_factory, make_engine
 from oracle.expectations import Expectations
 from oracle.game import Game
+from oracle.inprocess import GuardedEngine
 from oracle.mutants import find_mutant
 from oracle.pipe import DEFAULT_TIMEOUT, PipeEngine
 from oracle.report import ConformanceReport, build_report, render_markdown, render_table
@@ -64,8 +66,7 @@ class OracleRun:
                 except KeyError as exc:
                     raise EngineSpecError(str(exc.args[0])) from exc
                 label = f"mutant:{mutant.name}"
-                self._clients[key] = EngineClient(make_engine(mutant, label), label,
-                                                  strict=self.strict)
+                self._clients[key] = self._in_process(mutant, label)
                 return self._clients[key]
             if self.spec.kind == "reference":
                 wanted = self.spec.target or game.id
@@ -75,9 +76,14 @@ class OracleRun:
                 target, label = owner.reference_engine, f"reference:{wanted}"
             else:
                 target = label = self.spec.target
-            self._clients[key] = EngineClient(make_engine(load_factory(target), label), label,
-                                              strict=self.strict)
+            self._clients[key] = self._in_process(load_factory(target), label)
         return self._clients[key]
+
+    def _in_process(self, factory: Callable[[], Any], label: str) -> EngineClient:
+        """A Python engine behind a watchdog, so that a hang errors one scenario only."""
+        make_engine(factory, label)  # fail early, as a usage error, if it makes no engine
+        guarded = GuardedEngine(lambda: make_engine(factory, label), label, self.timeout)
+        return EngineClient(guarded, label, strict=self.strict)
 
     def close_engines(self) -> None:
         """Stop the engine processes this process started (closing their stdin first)."""

@@ -226,3 +226,28 @@ ALL = (Mutant("toy_noop", ("toy:1",), "changes nothing the scenario looks at",
     run = oracle("selftest", "--features", "games", "--game", "toy")
     assert run.code == 1
     assert "toy_noop" in run.out and "SURVIVED" in run.out
+
+
+HANGING = '''
+import time
+from oracle.games.ti4.engine import ReferenceEngine
+
+class Hanging(ReferenceEngine):
+    def act_status_draw(self, action):
+        while True:
+            time.sleep(0.05)
+
+def factory():
+    return Hanging()
+'''
+
+
+def test_a_hanging_in_process_engine_errors_its_scenario_not_the_run(oracle, engine_module):
+    engine_module("hanging", HANGING)
+    run = oracle("run", "--engine", "hanging:factory", "--rule", "ti4", "--timeout", "0.5")
+    assert run.code == 1
+    assert run.status("ti4:2.1") == "error"
+    assert run.status("ti4:2.3") == "pass"  # the engine was replaced; later scenarios run
+    messages = [s["message"] for r in run.report["rules"] if r["id"] == "ti4:2.1"
+                for s in r["scenarios"] if s["status"] == "error"]
+    assert messages and all("no answer to 'act' within 0.5 s" in m for m in messages)

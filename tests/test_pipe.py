@@ -252,7 +252,7 @@ def test_a_bad_cmd_is_a_usage_error(oracle, spec, says):
 
 
 @pytest.mark.parametrize("args, says", [
-    (["--timeout", "2"], "applies to cmd: engines only"),
+    (["--timeout", "-2"], "must be a positive number"),
     (["--engine", SERVE_REFERENCE, "--timeout", "0"], "must be a positive number"),
 ])
 def test_a_bad_timeout_is_a_usage_error(oracle, args, says):

@@ -73,7 +73,7 @@ def test_logging_to_stdout_is_caught_at_the_handshake(oracle, pytester):
 @pytest.mark.parametrize("args, says", [
     (["--engine", "cmd:no-such-engine-xyz"], "is not on PATH"),
     (["--engine", "nonsense"], "is not an engine spec"),
-    (["--engine", "reference", "--timeout", "3"], "applies to cmd: engines only"),
+    (["--engine", "reference", "--timeout", "-1"], "must be a positive number"),
 ])
 def test_a_bad_spec_is_exit_2(oracle, args, says):
     run = oracle("smoke", *args)
