@@ -120,8 +120,8 @@ def list_steps() -> int:
         for ctx in step_function_context_registry.values():
             if ctx.step_func.__module__ != module:
                 continue
-            doc = (ctx.step_func.__doc__ or "").strip().splitlines()
-            hint = f"   ({doc[0]})" if doc else ""
+            doc = " ".join((ctx.step_func.__doc__ or "").strip().split("\n\n")[0].split())
+            hint = f"\n         {doc}" if doc else ""
             kind = (ctx.type or "step").capitalize()
             print(f"{kind:<6} {humanize(ctx.parser.name)}{hint}")
         print()

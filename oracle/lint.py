@@ -82,9 +82,25 @@ def _scenarios(path: Path) -> Iterable[tuple[Scenario, list[Tag], list]]:
 
 
 def humanize(pattern: str) -> str:
-    """A step regex as a person would write the step, for 'did you mean' lists."""
-    text = re.sub(r"\(\?P<(\w+)>[^()]*(?:\([^()]*\)[^()]*)*\)", r"<\1>", pattern)
-    text = re.sub(r"\(\?:([^()|]*)\)\?", r"[\1]", text)
+    """A step regex as a person would write the step, for 'did you mean' lists and
+    ``rules-oracle steps``: ``<name>`` a value, ``[...]`` optional, ``(a|b)`` a choice."""
+    def group(m: re.Match[str]) -> str:
+        """A literal (or a choice of literals) stays itself; a pattern becomes <name>."""
+        body = m.group(2)
+        words = body.split("|")
+        if all(re.fullmatch(r"[\w ,'\"-]+", w) for w in words):
+            shown = body if len(words) == 1 else f"({body})"
+        else:
+            shown = f"<{m.group(1)}>"
+        return f"[{shown.strip()}] " if m.group(3) else shown
+
+    text = re.sub(r"\(\?P<(\w+)>([^()]*(?:\([^()]*\)[^()]*)*)\)(\?)?", group, pattern)
+    previous = None
+    while previous != text:  # innermost groups first
+        previous = text
+        text = re.sub(r"\(\?:((?:[^()]|\([^()?]*\))*)\)\?", r"[\1]", text)
+        text = re.sub(r"\(\?:((?:[^()]|\([^()?]*\))*)\)", r"(\1)", text)
+        text = re.sub(r"(\w)\?", r"(\1)", text)
     return text.replace("\\", "")
 
 
