@@ -112,6 +112,10 @@ def list_steps() -> int:
     from oracle.game import discover_games
     from oracle.lint import humanize
 
+    from oracle.dsl import PILE_GRAMMAR
+
+    print("<name> is a value, [..] optional, (a|b) a choice. Cards are quoted: \"Sabotage\".\n"
+          f"<pile>, <cards>: {PILE_GRAMMAR}.\n<names>: Alice, Bob and Carol.\n")
     games = discover_games()
     modules = ["oracle.steps.common", *(g.steps for g in games.values() if g.steps)]
     for module in dict.fromkeys(modules):
