@@ -109,10 +109,9 @@ def list_steps() -> int:
 
     from pytest_bdd.steps import step_function_context_registry
 
+    from oracle.dsl import PILE_GRAMMAR
     from oracle.game import discover_games
     from oracle.lint import humanize
-
-    from oracle.dsl import PILE_GRAMMAR
 
     print("<name> is a value, [..] optional, (a|b) a choice. Cards are quoted: \"Sabotage\".\n"
           f"<pile>, <cards>: {PILE_GRAMMAR}.\n<names>: Alice, Bob and Carol.\n")
