@@ -91,13 +91,19 @@ def contains(hand: Iterable[str], cards: Iterable[str]) -> bool:
 class ProtocolEngine:
     """``handle()`` for a Python engine: dispatch, errors as replies, rejections undone.
 
-    Subclasses set ``ACTIONS`` (action type -> handler method name) and implement
-    ``_op_describe``, ``_op_setup``, ``_op_observe``, ``player`` and ``choose``. Every ``act``
+    Subclasses set ``GAME``, ``NAME``, ``VERSION``, ``EDITION`` and ``ACTIONS`` (action
+    type -> handler method name), give their game state a ``players`` dict, and implement
+    ``capabilities``, ``_op_setup``, ``_op_observe`` and ``choose``. Every ``act``
     and ``choose`` runs on the live state after a deep copy is taken; a ``Rejected`` (or any
     exception) puts the copy back, so even a mutant that validates too late cannot leak a
     half-done change.
     """
 
+    GAME: ClassVar[str] = ""
+    NAME: ClassVar[str] = ""
+    VERSION: ClassVar[str] = "0.1.0"
+    PROTOCOL: ClassVar[int] = 1
+    EDITION: ClassVar[str] = ""
     ACTIONS: ClassVar[dict[str, str]] = {}
 
     def __init__(self) -> None:
@@ -141,8 +147,15 @@ class ProtocolEngine:
 
     # -- what a game supplies ---------------------------------------------------------------
 
-    def _op_describe(self, request: JSON) -> JSON:
+    def capabilities(self) -> list[str]:
         raise NotImplementedError
+
+    def _op_describe(self, request: JSON) -> JSON:
+        return {"reply": "described", "engine": {
+            "name": self.NAME, "version": self.VERSION, "protocol": self.PROTOCOL,
+            "games": [{"game": self.GAME, "edition": self.EDITION}],
+            "capabilities": self.capabilities(),
+        }}
 
     def _op_setup(self, request: JSON) -> JSON:
         raise NotImplementedError
@@ -150,8 +163,17 @@ class ProtocolEngine:
     def _op_observe(self, request: JSON) -> JSON:
         raise NotImplementedError
 
+    @property
+    def g(self) -> Any:
+        """The live game (shorthand for rule methods)."""
+        return self.require_game()
+
     def player(self, name: Any) -> Any:
-        raise NotImplementedError
+        """The named player, or errored: an unknown name is a broken scenario, not a rule."""
+        game = self.require_game()
+        if not isinstance(name, str) or name not in game.players:
+            raise RequestError(f"unknown player {name!r}", {"players": list(game.players)})
+        return game.players[name]
 
     def choose(self, player: Any, choice: JSON) -> None:
         raise NotImplementedError

@@ -190,6 +190,7 @@ class GameState:
 class ReferenceEngine(ProtocolEngine):
     """The EU action-card rules as one protocol engine, one overridable method per rule."""
 
+    GAME = GAME
     NAME = "rules-oracle reference EU: The Price of Power"
     VERSION = "0.1.0"
     PROTOCOL = 1
@@ -231,29 +232,9 @@ class ReferenceEngine(ProtocolEngine):
                 "appoint", "display", "battle"]
         return [f"{GAME}/{c}" for c in caps] + [f"{GAME}/card/{COUNTERESPIONAGE}"]
 
-    def _op_describe(self, request: JSON) -> JSON:
-        return {"reply": "described", "engine": {
-            "name": self.NAME, "version": self.VERSION, "protocol": self.PROTOCOL,
-            "games": [{"game": GAME, "edition": self.EDITION}],
-            "capabilities": self.capabilities(),
-        }}
 
-    def require_game(self) -> GameState:
-        if self.game is None:
-            raise RequestError("no game is set up: send 'setup' first")
-        return self.game
 
-    @property
-    def g(self) -> GameState:
-        """The live game (shorthand for rule methods)."""
-        return self.require_game()
 
-    def player(self, name: Any) -> PlayerState:
-        """The named player, or errored: an unknown name is a broken scenario, not a rule."""
-        game = self.require_game()
-        if not isinstance(name, str) or name not in game.players:
-            raise RequestError(f"unknown player {name!r}", {"players": list(game.players)})
-        return game.players[name]
 
     def card_fact(self, name: Any, where: str) -> CardFact:
         if not isinstance(name, str) or name not in self.facts:

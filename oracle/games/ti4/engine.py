@@ -181,6 +181,7 @@ PLAYER_KEYS = frozenset(
 class ReferenceEngine(ProtocolEngine):
     """The TI4 action-card rules as one protocol engine, one overridable method per rule."""
 
+    GAME = "ti4"
     NAME = "rules-oracle reference TI4"
     VERSION = "0.1.0"
     PROTOCOL = 1
@@ -275,34 +276,9 @@ class ReferenceEngine(ProtocolEngine):
         caps += [f"ti4/card/{name}" for name in self.EFFECTS]
         return caps
 
-    def _op_describe(self, request: JSON) -> JSON:
-        return {
-            "reply": "described",
-            "engine": {
-                "name": self.NAME,
-                "version": self.VERSION,
-                "protocol": self.PROTOCOL,
-                "games": [{"game": "ti4", "edition": self.EDITION}],
-                "capabilities": self.capabilities(),
-            },
-        }
 
-    def require_game(self) -> GameState:
-        if self.game is None:
-            raise RequestError("no game is set up: send 'setup' first")
-        return self.game
 
-    @property
-    def g(self) -> GameState:
-        """The live game (shorthand for rule methods)."""
-        return self.require_game()
 
-    def player(self, name: Any) -> PlayerState:
-        """The named player, or errored: an unknown name is a broken scenario, not a rule."""
-        game = self.require_game()
-        if not isinstance(name, str) or name not in game.players:
-            raise RequestError(f"unknown player {name!r}", {"players": list(game.players)})
-        return game.players[name]
 
     # -- setup -------------------------------------------------------------------------------
 
