@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from hypothesis import HealthCheck, reject, settings
+from hypothesis import HealthCheck, Phase, reject, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -46,6 +46,8 @@ from oracle.protocol import REFEREE, Rejected
 from oracle.world import ScenarioWorld
 
 View = Mapping[str, Any]
+#: The line that follows a move the engine rejected.
+REJECTED_LINE = "Then the action is rejected"
 
 
 # -- what a game provides --------------------------------------------------------------
@@ -223,7 +225,7 @@ def machine_for(model: ExplorationModel, target: Invariant,
                 explored.world.last.reply if explored.world.last else None, Rejected)
             if explored.last_rejected:
                 explored.world.expect_rejected()
-                explored.lines.append("Then the action is rejected")
+                explored.lines.append(REJECTED_LINE)
             self._check()
 
         @invariant()
@@ -318,6 +320,39 @@ def _replay(world: ScenarioWorld, given: list[str], lines: list[str]) -> None:
             run_step(world, "then", text)
 
 
+def _reconcile(world: ScenarioWorld, given: list[str],
+               lines: list[str]) -> tuple[list[str], list[str]]:
+    """Replay on the reference engine up to the first move it judges otherwise than the
+    engine did: the lines up to there, and the Then lines the rules require at once.
+
+    A move the engine allowed and the rules forbid ends the scenario with "Then the action
+    is rejected"; one the engine rejected and the rules allow ends it with that move (its
+    Then lines say what should be seen after it). Either way the rest of the game no longer
+    replays on the reference engine, and is not needed to show the slip.
+    """
+    for text in given:
+        run_step(world, "given", text)
+    world.start()
+    kept: list[str] = []
+    for i, line in enumerate(lines):
+        kind, _, text = line.partition(" ")
+        kept.append(line)
+        if kind != "When":
+            run_step(world, "then", text)
+            continue
+        last = world.last
+        run_step(world, "when", text)
+        rejected = world.last is not last and isinstance(
+            world.last.reply if world.last else None, Rejected)
+        said = lines[i + 1: i + 2] == [REJECTED_LINE]
+        if rejected and not said:
+            world.expect_rejected()
+            return kept, [REJECTED_LINE.removeprefix("Then ")]
+        if said and not rejected:
+            return kept, []
+    return kept, []
+
+
 def _fails(world: ScenarioWorld, then: str) -> bool:
     try:
         run_step(world, "then", then)
@@ -333,23 +368,24 @@ def render_finding(game: Game, broken: Broken, seed: int, client: EngineClient) 
     confirmed = False
     try:
         reference = _reference_world(game, seed)
-        _replay(reference, broken.given, broken.lines)
-        candidates = inv.then(Explored(reference, broken.given, broken.lines), reference)
+        lines, required = _reconcile(reference, broken.given, broken.lines)
+        candidates = required + inv.then(Explored(reference, broken.given, lines), reference)
         engine = ScenarioWorld(game, client, seed)
-        _replay(engine, broken.given, broken.lines)
+        _replay(engine, broken.given, lines)
         then = [t for t in candidates if _fails(engine, t)]
         # Confirmed: the whole scenario passes on a fresh reference engine, and fails here.
         again = _reference_world(game, seed)
-        _replay(again, broken.given, broken.lines)
+        _replay(again, broken.given, lines)
         confirmed = bool(then) and not any(_fails(again, t) for t in then)
     except (RuleViolation, EngineFault, EngineLacks, ScenarioError) as exc:
+        lines = broken.lines
         then = [f"# could not derive the expected outcome: {exc}"]
     given = [*broken.given, f"the shuffle seed is {seed}"]
     steps = _keywords([("Given", g) for g in given]
-                      + [tuple(line.split(" ", 1)) for line in broken.lines]  # type: ignore[misc]
+                      + [tuple(line.split(" ", 1)) for line in lines]  # type: ignore[misc]
                       + [("Then", t) for t in then])
     tags = " ".join(f"@{r}" for r in broken.rules)
-    name = f"Explored: {inv.name} (seed {seed}, {len(broken.lines)} step(s))"
+    name = f"Explored: {inv.name} (seed {seed}, {len(lines)} step(s))"
     body = "\n".join(f"  {s}" for s in steps)
     return Finding(inv, broken.rules, broken.message, f"{tags}\nScenario: {name}\n{body}",
                    confirmed)
@@ -365,10 +401,13 @@ def _keywords(steps: list[tuple[str, str]]) -> list[str]:
 
 
 # Two profiles. Neither has a deadline (engines may be slow processes) nor an
-# example database (nothing is written into the engine developer's tree).
+# example database (nothing is written into the engine developer's tree), nor
+# Hypothesis's "explain" phase (the finding is rendered as Gherkin here; explaining
+# a shrunk game replays it many more times than shrinking did).
 # "ci" is derandomised: the same engine and budget explore the same games, so a
 # CI run is reproducible; "dev" draws new games each run, to look further.
 _COMMON = {"stateful_step_count": 12, "deadline": None, "database": None,
+           "phases": [p for p in Phase if p is not Phase.explain],
            "print_blob": False, "suppress_health_check": list(HealthCheck)}
 settings.register_profile("rules-oracle-ci", derandomize=True, **_COMMON)
 settings.register_profile("rules-oracle-dev", derandomize=False, **_COMMON)

@@ -1,0 +1,72 @@
+"""Exploring EU: The Price of Power: the reference engine keeps every invariant; mutants whose
+broken rule an invariant covers are found, shrunk and written as scenarios under that rule."""
+
+from __future__ import annotations
+
+import oracle.steps.common
+import oracle.steps.eu_pop  # noqa: F401
+import pytest
+
+from oracle.engines import EngineClient
+from oracle.explore import default_budget, explore, load_model
+from oracle.game import bundled_features_dir, discover_games
+from oracle.games.eu_pop.engine import factory as reference
+from oracle.mutants import find_mutant
+
+
+@pytest.fixture(scope="module")
+def eu(tmp_path_factory):
+    """The bundled EU game on its own (other bundled games do not matter here)."""
+    root = tmp_path_factory.mktemp("games")
+    (root / "eu-pop").symlink_to(bundled_features_dir() / "eu-pop")
+    return discover_games([root])["eu-pop"]
+
+
+def test_the_reference_engine_keeps_every_invariant(eu):
+    result = explore(eu, EngineClient(reference(), "reference"), 0, default_budget(12))
+    assert result.errors == {}
+    assert len(result.findings) == len(load_model(eu).invariants())
+    assert all(f is None for f in result.findings.values()), {
+        k: f.message + "\n" + f.scenario for k, f in result.findings.items() if f}
+    assert result.moves > 1000
+    print(f"explored {result.moves} moves in {result.seconds:.1f} s: "
+          f"{result.moves / result.seconds:.0f} moves/s")
+
+
+@pytest.mark.parametrize("mutant, invariant, rule, then", [
+    ("hands_shown_to_all", "hands are hidden from other viewers, their sizes public",
+     "eu-pop:6.cards-in-hand.1", "hidden card"),
+    ("discard_piles_hidden", "discard piles are public", "eu-pop:6.decks.3", "as seen by"),
+    ("display_also_discarded", "cards are conserved", "eu-pop:6.action-cards.6",
+     "discard pile is empty"),
+    # The engine allows what the rules forbid: the scenario stops there and says so.
+    ("step_c_in_any_phase", "the hand limit waits for phase 5 step c",
+     "eu-pop:6.cards-in-hand.2", "Then the action is rejected"),
+    ("step_c_first_player_only", "phase 5 step c brings every hand down to 5",
+     "eu-pop:4.5.c.1", "must keep 5 cards"),
+    ("costs_go_negative", "monarch power is never gained from a cost",
+     "eu-pop:6.action-cards.5", "power"),
+    ("duplicate_displays", "at most 2 display cards, never 2 of the same",
+     "eu-pop:6.2.display.9", "on display"),
+])
+def test_a_mutant_is_found_and_written_as_a_scenario(eu, mutant, invariant, rule, then):
+    _, broken = find_mutant([eu], mutant)
+    result = explore(eu, EngineClient(broken(), mutant), 0, default_budget(40), {invariant})
+    finding = result.findings[invariant]
+    assert finding is not None, f"{mutant} survived exploration"
+    assert finding.confirmed, finding.scenario
+    assert finding.scenario.splitlines()[0].split() == [f"@{r}" for r in finding.rules]
+    assert f"@{rule}" in finding.scenario.splitlines()[0]
+    assert set(finding.rules) & set(broken.breaks)
+    assert "Scenario: Explored:" in finding.scenario
+    assert then in finding.scenario, finding.scenario
+    assert "And the shuffle seed is 0" in finding.scenario
+
+
+def test_every_invariant_cites_catalog_rules(eu):
+    ids = set(eu.catalog.ids())
+    names = [inv.name for inv in load_model(eu).invariants()]
+    assert len(set(names)) == len(names)
+    for inv in load_model(eu).invariants():
+        assert inv.rules and set(inv.rules) <= ids, inv
+
