@@ -93,12 +93,16 @@ _HANDS = {
 _SHORT_DECKS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=3) for deck in DECKS}
 _DISCARDS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=8) for deck in DECKS}
 _ON_DISPLAY = st.lists(st.sampled_from(DISPLAYS), max_size=2, unique=True)
-_CHARGES = {card: st.integers(1, FACTS[card].charges) for card in DISPLAYS}
+#: Charges left on a Display Card in play: all of them, or 1 (its last), or 2.
+_CHARGES = {card: st.integers(1, FACTS[card].charges)
+            for card in DISPLAYS}
 #: Monarch Power other than the 3 of Game Setup: often plenty, sometimes too little to pay.
 _POWERS = st.dictionaries(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(DECKS)),
                           st.sampled_from((6, 0, 1)), max_size=3)
-#: Alice's costs, reduced: Alice is the active player of most tables.
-_CUTS = st.dictionaries(st.sampled_from((*DECKS, "ducat")), st.integers(1, 3), max_size=2)
+#: Alice's costs, reduced (she is the active player of most tables): by 3, below any cost
+#: (6.action-cards.5), or by 1.
+_CUTS = st.dictionaries(st.sampled_from((*DECKS, "ducat")), st.sampled_from((3, 1)),
+                        max_size=2)
 _BATTLES = st.sampled_from([[], [], ["Alice attacks Bob in a battle"],
                             ["Bob attacks Alice and Carol in a battle"]])
 
@@ -246,21 +250,24 @@ class EUModel:
         being_played = [r.get("action") or r["card"] for r in view.get("being_played") or []]
         if being_played:
             moves.append("all players pass")
-        # Hypothesis draws the first moves most often: put the natural next move there (Step
-        # C in Phase 5; the active player's cards, then the end of their Turn, in Phase 3).
+        # Hypothesis draws the first move most often: it is the natural next one (Step C in
+        # Phase 5; in the Action Phase the active player's first card, or the end of their
+        # Turn once its Action is taken). Moves that are always there come next, at fixed places, so
+        # that a shrunk game keeps pointing at them when its hands shrink.
         phase = view.get("phase")
-        if phase == "cleanup":
-            moves.append(STEP_C)
         active = view.get("active_player") if phase == "action" else None
         holders = [p for p in PLAYERS if COUNTERESPIONAGE in _hand(view, p)]
+        own: list[str] = []
         taken = bool(active) and _turn_taken(explored.lines, str(active))
-        if active:  # the Turn's player: any card and Action until the Turn's Action is taken
+        if active:  # any card and Action until the Turn's Action is taken
             own = self._cards(view, active, holders, being_played, free_only=taken)
-            end = [f"{active} ends their turn"]
-            moves += end + own if taken else own + end
-        moves += [f"Alice draws 1 {deck} card" for deck in DECKS]
-        if phase != "cleanup":
+            end = f"{active} ends their turn"
+            own = [end, *own] if taken or not own else [*own, end]
+        moves += own[:1] if active else [STEP_C]
+        if active:
             moves.append(STEP_C)
+        moves += [f"Alice draws 1 {deck} card" for deck in DECKS]
+        moves += own[1:]
         if active:
             moves += [f'{active} appoints "{c}"' for c in dict.fromkeys(_hand(view, active))]
         for p in PLAYERS:  # out of their Turn: Reactions and Battle Actions
@@ -274,7 +281,7 @@ class EUModel:
         idle = next(p for p in PLAYERS if p != active)
         moves += [f"{idle} ends their turn", f'{idle} plays "Royal Manufactory"',
                   'Bob uses "Support Rebels"']
-        if taken:  # a second Action in one Turn
+        if active and taken:  # a second Action in one Turn
             moves += [f'{active} plays "{c}"' for c in _hand(view, str(active))
                       if not FACTS[c].kinds & FREE][:1]
         return moves
