@@ -42,12 +42,18 @@ def test_the_reference_engine_keeps_every_invariant(eu):
     # The engine allows what the rules forbid: the scenario stops there and says so.
     ("step_c_in_any_phase", "the hand limit waits for phase 5 step c",
      "eu-pop:6.cards-in-hand.2", "Then the action is rejected"),
+    ("limit_checked_on_draw", "the hand limit waits for phase 5 step c",
+     "eu-pop:6.cards-in-hand.2", "no decision is pending"),
     ("step_c_first_player_only", "phase 5 step c brings every hand down to 5",
      "eu-pop:4.5.c.1", "must keep 5 cards"),
     ("costs_go_negative", "monarch power is never gained from a cost",
      "eu-pop:6.action-cards.5", "power"),
     ("duplicate_displays", "at most 2 display cards, never 2 of the same",
-     "eu-pop:6.2.display.9", "on display"),
+     "eu-pop:6.2.display.9", "Then the action is rejected"),
+    ("no_display_limit", "at most 2 display cards, never 2 of the same",
+     "eu-pop:6.2.display.9", "must discard 1 card"),
+    ("countered_cost_refunded", "a countered card's cost stays paid", "eu-pop:6.2.covert.3",
+     'cancels it with "Counterespionage"'),
 ])
 def test_a_mutant_is_found_and_written_as_a_scenario(eu, mutant, invariant, rule, then):
     _, broken = find_mutant([eu], mutant)

@@ -93,9 +93,7 @@ _HANDS = {
 _SHORT_DECKS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=3) for deck in DECKS}
 _DISCARDS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=8) for deck in DECKS}
 _ON_DISPLAY = st.lists(st.sampled_from(DISPLAYS), max_size=2, unique=True)
-#: Charges left on a Display Card in play: all of them, or 1 (its last), or 2.
-_CHARGES = {card: st.integers(1, FACTS[card].charges)
-            for card in DISPLAYS}
+_CHARGES = {card: st.integers(1, FACTS[card].charges) for card in DISPLAYS}
 #: Monarch Power other than the 3 of Game Setup: often plenty, sometimes too little to pay.
 _POWERS = st.dictionaries(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(DECKS)),
                           st.sampled_from((6, 0, 1)), max_size=3)
@@ -483,9 +481,12 @@ def _one_action(explored: Explored, use: bool) -> str | None:
         return None
     player, before = found[0], explored.before
     assert before is not None
-    if before.get("phase") != "action" or before.get("active_player") != player:
-        return (f"'{last}' was allowed in the {before.get('phase')} phase, on "
-                f"{before.get('active_player')}'s Turn: it takes {player}'s Turn")
+    if before.get("phase") != "action":
+        return (f"'{last}' was allowed in the {before.get('phase')} phase: it takes a Turn, "
+                "and Turns are taken in the Action Phase")
+    if before.get("active_player") != player:
+        return (f"'{last}' was allowed on {before.get('active_player')}'s Turn: it takes "
+                f"{player}'s Turn")
     # A play after a play, a use after a use: mixed, the slip could be either rule's.
     if _turn_taken(explored.lines[:-1], player, {use}):
         return f"'{last}' was allowed after {player} had taken this Turn's Action"
