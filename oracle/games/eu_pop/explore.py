@@ -78,8 +78,8 @@ def _charges(n: int) -> str:
 # -- setups ------------------------------------------------------------------------------------
 
 
-#: Phase 3 (Actions), Alice's Turn; Phase 5 (Cleanup). Step C in any other phase is as
-#: wrong as in Phase 3, and Alice's Turn lets Bob and Carol play out of turn.
+#: The Action Phase on Alice's Turn, or Phase 5 (Cleanup). Step C in any other phase is as
+#: wrong as in the Action Phase, and Alice's Turn lets Bob and Carol play out of turn.
 _PHASES = st.sampled_from(["it is the action phase, Alice's turn", "it is the cleanup phase"])
 _COVERT = tuple(f.name for f in FACTS.values() if "covert" in f.kinds)
 #: Hands lean towards what the rules are about: Alice's towards Display Cards and Covert
@@ -123,7 +123,7 @@ def _setups(draw: Any) -> list[str]:
     lines += [f"Alice's {kind} costs are reduced by {n} by a game effect"
               for kind, n in sorted(draw(_CUTS).items())]
     lines += draw(_BATTLES)
-    lines.insert(1, draw(_PHASES))  # drawn last: Hypothesis varies late choices more
+    lines.insert(1, draw(_PHASES))  # drawn last, said second
     return lines
 
 
@@ -219,6 +219,7 @@ def _turn_taken(lines: Sequence[str], active: str, by: set[bool] | None = None) 
 
 
 def _interest(card: str) -> int:
+    """Display Cards, then Covert Actions, then the rest: the plays most rules are about."""
     kinds = FACTS[card].kinds
     return 0 if "display" in kinds else 1 if "covert" in kinds else 2
 
@@ -250,8 +251,8 @@ class EUModel:
             moves.append("all players pass")
         # Hypothesis draws the first move most often: it is the natural next one (Step C in
         # Phase 5; in the Action Phase the active player's first card, or the end of their
-        # Turn once its Action is taken). Moves that are always there come next, at fixed places, so
-        # that a shrunk game keeps pointing at them when its hands shrink.
+        # Turn once its Action is taken). Moves that are always there come next, at fixed
+        # places, so that a shrunk game keeps pointing at them when its hands shrink.
         phase = view.get("phase")
         active = view.get("active_player") if phase == "action" else None
         holders = [p for p in PLAYERS if COUNTERESPIONAGE in _hand(view, p)]
@@ -281,7 +282,7 @@ class EUModel:
                   'Bob uses "Support Rebels"']
         if active and taken:  # a second Action in one Turn
             moves += [f'{active} plays "{c}"' for c in _hand(view, str(active))
-                      if not FACTS[c].kinds & FREE][:1]
+                      if c in FACTS and not FACTS[c].kinds & FREE][:1]
         return moves
 
     def _cards(self, view: View, player: str, holders: list[str], being_played: list[str],
@@ -292,8 +293,8 @@ class EUModel:
         canceller = next((q for q in holders if q != player), None)
         cancel = f' and {canceller} cancels it with "{COUNTERESPIONAGE}"' if canceller else ""
         moves = []
-        # Display Cards, then Covert Actions, then the rest: the plays with most rules to them.
-        for card in sorted(dict.fromkeys(_hand(view, player)), key=_interest):
+        known = [c for c in dict.fromkeys(_hand(view, player)) if c in FACTS]
+        for card in sorted(known, key=_interest):
             fact = FACTS[card]
             if free_only and not fact.kinds & FREE:
                 continue
@@ -493,6 +494,10 @@ def _one_action(explored: Explored, use: bool) -> str | None:
     return None
 
 
+def _plays_once(explored: Explored) -> str | None:
+    return _one_action(explored, use=False)
+
+
 def _turn_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return _counts_then(explored, reference) + _wallet_then(explored, reference)
 
@@ -657,9 +662,9 @@ def _rebuild_check(explored: Explored, small: bool) -> str | None:
     if got != (draw, discard):
         before = explored.before
         assert before is not None
-        return (f"'{explored.lines[-1]}' from a {deck} deck of {_draw_count(before, deck)} "
-                f"over a discard pile of {len(_discard(before, deck))} left a deck of {got[0]} "
-                f"and a discard pile of {got[1]}; the rules leave {draw} and {discard}")
+        return (f"'{explored.lines[-1]}', from {_n_cards(_draw_count(before, deck))} in the "
+                f"{deck} deck over {_n_cards(len(_discard(before, deck)))} in its discard pile, "
+                f"left {got[0]} and {got[1]}; the rules leave {draw} and {discard}")
     return None
 
 
@@ -798,6 +803,8 @@ def _used(explored: Explored, cancelled: bool) -> str | None:
                   None)
     if before is None or int(before["charges"]) - action.uses <= 0:
         return None  # an emptied card is 6.2.display.8's
+    if any(fact.name in _display_names(explored.before, p) for p in PLAYERS if p != player):
+        return None  # whose card was used is 6.2.display.4's
     want = int(before["charges"]) - action.uses
     now = next((d for d in _display(explored.view(), player) if d.get("card") == fact.name),
                None)
@@ -821,7 +828,7 @@ def _emptied(explored: Explored) -> str | None:
     view = explored.view()
     for p in PLAYERS:
         for d in _display(view, p):
-            if int(d.get("charges") or 0) <= 0:
+            if d.get("charges") is not None and int(d["charges"]) <= 0:
                 return (f"{p} has {d.get('card')!r} on display with {d.get('charges')} "
                         "charges: it is discarded once its last charge is spent")
     return None
@@ -958,7 +965,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("a card played for its action resolves", ("eu-pop:6.action-cards.6",), _resolves,
               _wallet_then),
     Invariant("a card that takes the turn is one turn's action", ("eu-pop:6.action-cards.2",),
-              lambda explored: _one_action(explored, use=False), _turn_then),
+              _plays_once, _turn_then),
     Invariant("display card actions are their owner's, from the next turn",
               ("eu-pop:6.2.display.4",), _display_owner, _turn_then),
     Invariant("display card actions cost, resolve and take the turn", ("eu-pop:6.2.display.5",),
