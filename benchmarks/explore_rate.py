@@ -22,9 +22,9 @@ import oracle.steps.ti4  # noqa: F401
 
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model, run_step
-from oracle.game import bundled_features_dir, discover_games
 from oracle.games.ti4.engine import factory
-from oracle.world import ScenarioWorld
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.games import bundled_features_dir, discover_games
 
 
 def main() -> None:

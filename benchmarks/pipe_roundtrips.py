@@ -20,8 +20,8 @@ import sys
 import time
 
 from oracle.engines import EngineClient
+from oracle.engines.pipe import PipeEngine
 from oracle.games.ti4.engine import factory
-from oracle.pipe import PipeEngine
 from oracle.protocol import REFEREE, Act, Describe, Observe, Request, Setup
 
 STATE = {

@@ -1,15 +1,28 @@
 """rules-oracle: board-game rules as executable Gherkin scenarios, run against any engine.
 
 The public surface is small on purpose: an engine implements ``Engine``
-(``handle(request) -> reply``, see docs/protocol.md); everything else is
-driven by the ``rules-oracle`` command or the pytest plugin.
+(``handle(request) -> reply``, see docs/protocol.md); ``connect`` turns an ``--engine``
+spec into an engine to talk to; ``load_report`` reads a JSON report back as a typed
+``Report``. Everything else is driven by the ``rules-oracle`` command or the pytest plugin.
 
 PYTEST_DONT_REWRITE: the oracle states its verdicts in its own exceptions, not
 in bare asserts, and ``rules-oracle`` imports it before pytest starts.
 """
 
-from oracle.adapter import Engine
-from oracle.protocol import PROTOCOL_VERSION
+from oracle.protocol import PROTOCOL_VERSION, Engine
 
-__all__ = ["PROTOCOL_VERSION", "Engine"]
+__all__ = ["PROTOCOL_VERSION", "Engine", "Report", "connect", "load_report"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """``connect``, ``Report`` and ``load_report`` without importing them at start-up."""
+    if name == "connect":
+        from oracle.engines import connect
+
+        return connect
+    if name in ("Report", "load_report"):
+        from oracle import report
+
+        return getattr(report, name)
+    raise AttributeError(f"module 'oracle' has no attribute {name!r}")

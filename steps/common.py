@@ -4,7 +4,7 @@ Every step here works for any game whose state uses the shared protocol
 shapes (players with hands, decks with draw and discard piles). pytest-bdd 9
 tries each step text against every definition, so the vocabulary is a few
 parametrised steps rather than many near-copies; the phrases inside them
-(card lists, pile descriptions) are parsed by ``oracle.dsl``.
+(card lists, pile descriptions) are parsed by ``oracle.suite.dsl``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 from pytest_bdd import given, parsers, then, when
 
-from oracle.dsl import describe_cards, parse_cards, parse_count, parse_names, parse_pile
-from oracle.outcomes import RuleViolation, ScenarioError
 from oracle.protocol import REFEREE, Rejected
-from oracle.world import ScenarioWorld, check_pile
+from oracle.scenario.outcomes import RuleViolation, ScenarioError
+from oracle.scenario.world import ScenarioWorld, check_pile
+from oracle.suite.dsl import describe_cards, parse_cards, parse_count, parse_names, parse_pile
 
 NAME = r"[A-Z][\w'-]*"
 VIEWER = rf"{NAME}|a spectator"

@@ -17,10 +17,10 @@ from typing import Any
 from oracle.steps.common import play_and_pass
 from pytest_bdd import given, parsers, then, when
 
-from oracle.dsl import parse_count, parse_names
-from oracle.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.protocol import REFEREE
-from oracle.world import ScenarioWorld
+from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.dsl import parse_count, parse_names
 
 GAME = "eu-pop"
 NAME = r"[A-Z][\w'-]*"

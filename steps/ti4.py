@@ -13,10 +13,10 @@ from typing import Any
 
 from pytest_bdd import given, parsers, then, when
 
-from oracle.dsl import describe_cards, parse_cards, parse_count, parse_names
-from oracle.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.protocol import REFEREE
-from oracle.world import ScenarioWorld
+from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.dsl import describe_cards, parse_cards, parse_count, parse_names
 
 NAME = r"[A-Z][\w'-]*"
 UNIT_TYPES = ("dreadnought", "carrier", "cruiser", "destroyer", "fighter", "flagship",

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from oracle.game import discover_games
 from oracle.games.ti4.mutants import ALL as ALL_MUTANTS
 from oracle.games.ti4.mutants import MUTANTS
+from oracle.suite.games import discover_games
 
 TI4_IDS = discover_games()["ti4"].catalog.ids()
 

@@ -390,7 +390,7 @@ def test_counterespionage_counters_covert_actions_only_and_the_cost_stays_paid()
 def test_the_engine_session_is_schema_valid() -> None:
     """Every reply of an EU session fits the protocol schemas (EU keys are allowed extras)."""
     pytest.importorskip("jsonschema")
-    from oracle import schemas
+    from oracle.protocol import validate as schemas
 
     reply_schema = schemas.validator("reply")
     engine = factory()
@@ -441,40 +441,34 @@ def test_every_testable_eu_id_has_a_mutant() -> None:
 
 
 def test_every_step_of_both_games_matches_exactly_one_definition() -> None:
-    """All games' step modules are loaded together, so a game's phrase must never also match
-    another definition: pytest-bdd would pick one of them silently."""
-    import oracle.steps.common
-    import oracle.steps.ti4  # noqa: F401
-    from pytest_bdd.steps import step_function_context_registry
+    """Each game's scenarios see the shared steps and the game's own (and no other game's):
+    every step of every feature must match exactly one of those definitions, or pytest-bdd
+    would pick one of them silently."""
+    from oracle.suite.features import read_feature
+    from oracle.suite.games import discover_games
+    from oracle.suite.vocabulary import vocabulary_for
 
-    from oracle.game import discover_games
-    from oracle.lint import STEP_TYPES, _scenarios
-
-    steps = [c for c in step_function_context_registry.values()
-             if c.step_func.__module__.startswith("oracle.steps.")]
-    assert {s.step_func.__module__ for s in steps} == {
-        "oracle.steps.common", "oracle.steps.ti4", "oracle.steps.eu_pop"}
     games = discover_games()
     assert {"ti4", "eu-pop"} <= set(games)
+    assert {d.function.__module__ for d in vocabulary_for(games["eu-pop"]).defs} == {
+        "oracle.steps.common", "oracle.steps.eu_pop"}
     problems = []
     for game in games.values():
+        words = vocabulary_for(game)
         for path in game.feature_files():
-            for scenario, _tags, background in _scenarios(path):
-                kind = "given"
-                for step in [*background, *scenario.steps]:
-                    kind = STEP_TYPES.get(step.keyword_type, kind)
-                    hits = [f"{s.step_func.__module__}.{s.step_func.__name__}" for s in steps
-                            if s.type == kind and s.parser.is_matching(step.text)]
+            for scenario in read_feature(path).scenarios:
+                for step in scenario.steps:
+                    hits = [d.where for d in words.match(step.kind, step.text)]
                     if len(hits) != 1:
-                        problems.append(f"{path.name}:{step.location.line} {step.text!r}: {hits}")
+                        problems.append(f"{path.name}:{step.line} {step.text!r}: {hits}")
     assert problems == []
 
 
 def test_eu_mutant_names_are_unique_across_games() -> None:
     """``--engine mutant:NAME`` looks a name up in every game's list: a shared name would
     run the wrong game's mutant."""
-    from oracle.game import discover_games
     from oracle.mutants import game_mutants
+    from oracle.suite.games import discover_games
 
     names = [m.name for game in discover_games().values() for m in game_mutants(game)]
     assert sorted(n for n in set(names) if names.count(n) > 1) == []

@@ -10,9 +10,9 @@ import pytest
 
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model
-from oracle.game import bundled_features_dir, discover_games
 from oracle.games.ti4.engine import factory as reference
 from oracle.mutants import find_mutant
+from oracle.suite.games import bundled_features_dir, discover_games
 
 
 @pytest.fixture(scope="module")

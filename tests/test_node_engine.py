@@ -151,7 +151,7 @@ def test_random_sessions_agree_with_the_reference_engine(node):
 @pytest.mark.skipif(not _cmd_engines_supported(),
                     reason="cmd: engines not supported by this oracle yet")
 def test_the_whole_ti4_suite_passes_over_the_pipe(tmp_path):
-    from oracle.game import discover_games
+    from oracle.suite.games import discover_games
 
     ti4_ids = discover_games()["ti4"].catalog.ids()
     report_path = tmp_path / "r.json"

@@ -23,9 +23,10 @@ from typing import Any
 import pytest
 
 from oracle.engines import EngineClient, EngineSpec, EngineSpecError
-from oracle.game import discover_games
-from oracle.pipe import PipeEngine, answer, serve
+from oracle.engines.pipe import PipeEngine
+from oracle.engines.serve import answer, serve
 from oracle.protocol import Act, Describe, Described, Errored, Observe, Ready, Setup, View
+from oracle.suite.games import discover_games
 
 TI4_IDS = discover_games()["ti4"].catalog.ids()
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
@@ -437,7 +438,7 @@ def doc_transcript() -> list[tuple[str, dict[str, Any]]]:
 
 def test_the_docs_transcript_fits_the_schemas_and_is_what_the_engine_says(pipes):
     pytest.importorskip("jsonschema")
-    from oracle.schemas import problems
+    from oracle.protocol.validate import problems
 
     transcript = doc_transcript()
     assert [d for d, _ in transcript] == [">", "<"] * (len(transcript) // 2)

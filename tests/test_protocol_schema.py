@@ -1,6 +1,6 @@
 """The protocol's JSON Schemas against the docs, the reference engine and ``parse_reply``.
 
-Why: the schemas in ``oracle/schemas/v1/`` are the contract, the docs explain it and the code
+Why: the schemas in ``oracle/protocol/schemas/v1/`` are the contract, the docs explain it and the code
 implements it; three descriptions of one thing drift apart unless something checks them
 against each other. So every example in ``docs/protocol.md`` must validate (and the page must
 show every request and reply kind), the bundled engine's replies to a real session must
@@ -24,7 +24,6 @@ pytest.importorskip("jsonschema")
 
 from jsonschema import Draft202012Validator
 
-from oracle import schemas
 from oracle.games.ti4.engine import factory
 from oracle.protocol import (
     EXPECTED_REPLIES,
@@ -45,6 +44,7 @@ from oracle.protocol import (
     View,
     parse_reply,
 )
+from oracle.protocol import validate as schemas
 
 JSON = dict[str, Any]
 
@@ -79,7 +79,7 @@ def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
 
 
 def test_loader_finds_every_schema_by_either_name() -> None:
-    assert schemas.schema_names() == ["reply", "request", "view"]
+    assert schemas.schema_names() == ["reply", "report", "request", "view"]
     assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
     with pytest.raises(FileNotFoundError, match="request"):
         schemas.load_schema("nope")

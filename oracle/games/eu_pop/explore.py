@@ -24,10 +24,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from oracle.dsl import describe_cards, parse_pile
 from oracle.explore import REJECTED_LINE, Explored, Invariant
 from oracle.games.eu_pop.cards import DECKS, CardFact, load_card_facts
-from oracle.world import ScenarioWorld
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.dsl import describe_cards, parse_pile
 
 View = Mapping[str, Any]
 

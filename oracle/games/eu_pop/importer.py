@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oracle.catalog import render_generated
+from oracle.suite.catalog import render_generated
 
 #: Repository root: the sources live *beside* it (``../shared/sources``), never at a fixed path.
 REPO_ROOT = Path(__file__).resolve().parents[3]

@@ -15,9 +15,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from oracle.dsl import describe_cards
 from oracle.explore import Explored, Invariant
-from oracle.world import ScenarioWorld
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.dsl import describe_cards
 
 PLAYERS = ("Alice", "Bob", "Carol")
 BASE_LIMIT = 7

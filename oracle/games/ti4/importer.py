@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from oracle.catalog import render_generated
+from oracle.suite.catalog import render_generated
 
 #: Repository root: the sources and data live *beside* it (``../shared``), never at a fixed path.
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -789,7 +789,7 @@ def build_cards(data_dir: Path = DEFAULT_DATA) -> dict[str, Any]:
 
 
 def render(obj: Any) -> str:
-    """Dump deterministically, in the layout every generated catalog shares (``oracle.catalog``)."""
+    """Dump deterministically, in the layout every generated catalog shares."""
     return render_generated(obj, MODULE)
 
 

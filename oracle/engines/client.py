@@ -1,0 +1,95 @@
+"""Talking to an engine safely: typed requests in, typed replies out, whatever it does.
+
+Whatever the engine does (raise, return garbage, answer the wrong kind of reply) comes back
+from ``EngineClient.send`` as a typed reply, so a broken engine fails its scenario and never
+the run. Engines are made by ``oracle.engines.connect``; this is what a run talks to.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from oracle.engines.spec import EngineSpecError
+from oracle.protocol import (
+    PROTOCOL_VERSION,
+    Describe,
+    Described,
+    EngineInfo,
+    Errored,
+    ProtocolError,
+    Reply,
+    Request,
+    parse_reply,
+)
+from oracle.protocol import validate as schemas
+from oracle.protocol.adapter import Engine
+
+
+@dataclass
+class EngineClient:
+    """One engine, spoken to in typed requests, with every failure turned into data."""
+
+    engine: Engine
+    label: str
+    transcript: list[tuple[dict[str, Any], dict[str, Any] | str]] = field(default_factory=list)
+    _info: EngineInfo | None = None
+    strict: bool = False
+    """Validate every request and reply against the JSON Schemas (``--strict-protocol``).
+    A pipe engine checks its own wire messages instead (``oracle.engines.pipe.PipeEngine``)."""
+
+    def send(self, request: Request) -> Reply:
+        """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
+        message = request.to_json()
+        try:
+            # A JSON round trip: in-process engines get exactly what a piped one would.
+            wire = json.loads(json.dumps(message))
+        except (TypeError, ValueError) as exc:  # an oracle bug, not the engine's
+            raise RuntimeError(f"request is not JSON data: {message!r}") from exc
+        if self.strict and (found := schemas.problems("request", wire)):
+            return Errored(f"strict protocol: the oracle's request breaks the request "
+                           f"schema: {'; '.join(found[:5])}")
+        try:
+            raw = self.engine.handle(wire)
+        except Exception as exc:
+            self.transcript.append((message, f"raised {exc!r}"))
+            return Errored(
+                f"the engine raised {type(exc).__name__}: {exc}",
+                {"traceback": traceback.format_exc(limit=8)},
+            )
+        try:
+            raw = json.loads(json.dumps(raw))
+            if self.strict and (found := schemas.problems("reply", raw)):
+                raise ProtocolError(f"strict protocol: the reply breaks the reply schema: "
+                                    f"{'; '.join(found[:5])}")
+            reply = parse_reply(request, raw)
+        except (TypeError, ValueError, ProtocolError) as exc:
+            self.transcript.append((message, repr(raw)))
+            return Errored(f"protocol error: {exc}", {"reply": repr(raw)[:500]})
+        self.transcript.append((message, raw))
+        return reply
+
+    def close(self) -> None:
+        """Stop the engine if it is a process (closing its stdin first); idempotent."""
+        close = getattr(self.engine, "close", None)
+        if callable(close):
+            close()
+
+    def info(self) -> EngineInfo:
+        """The engine's self-description, asked once."""
+        if self._info is None:
+            reply = self.send(Describe())
+            if isinstance(reply, Errored):  # a pipe engine's message says what it did
+                raise EngineSpecError(f"engine {self.label!r} could not describe itself: "
+                                      f"{reply.message}")
+            if not isinstance(reply, Described):
+                raise EngineSpecError(f"engine {self.label!r} did not describe itself: {reply!r}")
+            if reply.engine.protocol != PROTOCOL_VERSION:
+                raise EngineSpecError(
+                    f"engine {self.label!r} speaks protocol {reply.engine.protocol}; this "
+                    f"oracle speaks {PROTOCOL_VERSION}"
+                )
+            self._info = reply.engine
+        return self._info

@@ -1,0 +1,421 @@
+"""The adapter protocol over a pipe: an engine in any language, as a child process.
+
+Why a pipe: most engines are not Python. Newline-delimited JSON over stdin and stdout is
+something every language can speak in a few lines, and a child process is something the
+oracle can time out, kill and restart, so nothing an engine does can lose a report.
+
+Framing (``docs/protocol.md``, "Over a pipe"): the engine is started from an argv (no
+shell); each request is one line of JSON on its stdin carrying an integer ``id``; it answers
+each with one line of JSON on stdout echoing that ``id``; stderr is free-form logging. The
+first request is the handshake ``{"id": 0, "op": "describe", "protocol": 1}``. The oracle
+closes stdin when done, and the engine should then exit.
+
+This module is the oracle's side: ``PipeEngine``, an ``Engine`` (``handle(request) ->
+reply``) whose every failure (crash, hang, garbage, wrong id, wrong version, a reply too
+large) comes back as an ``errored`` reply that says what the engine did and shows its
+stderr's tail. The engine's side for Python engines is ``oracle.engines.serve``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.protocol import PROTOCOL_VERSION
+
+JSON = dict[str, Any]
+
+MAX_REPLY_BYTES = 10 * 2**20
+"""A reply line longer than this is a fault: no honest view of a board game is 10 MiB."""
+
+STDERR_KEPT_BYTES = 64 * 2**10
+"""How much of the engine's stderr is kept (the newest); the rest is read and dropped."""
+
+STDERR_SHOWN_LINES = 20
+STDERR_SHOWN_CHARS = 2000
+"""How much of the kept stderr a message shows: enough for a traceback's end."""
+
+_EXIT_WAIT = 2.0
+"""Seconds an engine gets to exit by itself after its stdin is closed, before it is killed."""
+
+
+class _StderrTail:
+    """Drains a child's stderr in a thread, keeping only the newest bytes.
+
+    Draining matters more than keeping: an engine that logs faster than nobody reads would
+    fill the pipe's buffer and block in its next write, and look like a hang.
+    """
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._buffer = bytearray()
+        self._total = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True,
+                                        name="rules-oracle engine stderr")
+        self._thread.start()
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        read = getattr(stream, "read1", stream.read)
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := read(65536):
+                with self._lock:
+                    self._total += len(chunk)
+                    self._buffer += chunk
+                    if len(self._buffer) > STDERR_KEPT_BYTES:
+                        del self._buffer[: len(self._buffer) - STDERR_KEPT_BYTES]
+
+    def join(self, timeout: float) -> None:
+        """Wait for the stream's end, so a crash's last words are in the tail."""
+        self._thread.join(timeout)
+
+    def tail(self) -> str:
+        """The last lines of stderr, short enough for a report."""
+        with self._lock:
+            text = self._buffer.decode("utf-8", errors="replace")
+            total = self._total
+        lines = text.rstrip("\n").splitlines()[-STDERR_SHOWN_LINES:]
+        shown = "\n".join(lines)[-STDERR_SHOWN_CHARS:]
+        if shown and total > len(shown.encode("utf-8", errors="replace")) + 1:
+            shown = f"[... {total} bytes of stderr in all; the last lines:]\n{shown}"
+        return shown
+
+
+class _StdoutLines:
+    """Reads a child's stdout line by line in a thread and hands the lines over a queue.
+
+    A thread (not ``select``) so the per-request timeout is a plain ``Queue.get(timeout=)``
+    on every platform. Each item is ``("line", bytes)``, ``("too-big", None)`` (a line over
+    ``MAX_REPLY_BYTES``; reading stops there) or ``("eof", None)``.
+    """
+
+    def __init__(self, stream: IO[bytes], limit: int) -> None:
+        self.items: queue.Queue[tuple[str, bytes | None]] = queue.Queue()
+        self._thread = threading.Thread(target=self._read, args=(stream, limit), daemon=True,
+                                        name="rules-oracle engine stdout")
+        self._thread.start()
+
+    def _read(self, stream: IO[bytes], limit: int) -> None:
+        try:
+            while True:
+                line = stream.readline(limit + 1)
+                if not line:
+                    break
+                if len(line) > limit and not line.endswith(b"\n"):
+                    self.items.put(("too-big", None))
+                    return
+                self.items.put(("line", line))
+        except (OSError, ValueError):
+            pass
+        self.items.put(("eof", None))
+
+
+class _Fault(Exception):
+    """The engine broke the pipe protocol; the message says what it did, in plain words."""
+
+
+def _exit_words(code: int | None) -> str:
+    if code is None:
+        return "is still running"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"was killed by {name}"
+    return f"exited with code {code}"
+
+
+def _what(request: JSON) -> str:
+    """A request in a few words, for messages: ``'act' (draw)``."""
+    op = request.get("op")
+    action = request.get("action")
+    if isinstance(action, dict) and "type" in action:
+        return f"{op!r} ({action['type']})"
+    if op == "observe":
+        return f"'observe' as {request.get('viewer')!r}"
+    return repr(op)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Kill an engine process and everything it started (its own process group)."""
+    if process.poll() is None:
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(process.pid, signal.SIGKILL)
+            else:  # pragma: no cover - Windows
+                process.kill()
+        except (ProcessLookupError, PermissionError):
+            process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(_EXIT_WAIT)
+    for stream in (process.stdin, process.stdout, process.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            if stream is not None:
+                stream.close()
+
+
+class PipeEngine:
+    """An engine in a child process, spoken to in newline-delimited JSON.
+
+    The process is started on the first request and the handshake is done then; after any
+    fault it is killed, and the next request starts a fresh one and replays the handshake.
+    Since every scenario begins with ``setup``, a restart between scenarios loses nothing; a
+    request other than ``setup`` right after a fault is answered ``errored`` (the restarted
+    engine would have no game), so a scenario never silently continues on a new process.
+
+    ``describe`` is answered with the handshake's reply: the engine describes itself once
+    per process. ``strict`` validates every request and reply on the wire against the JSON
+    Schemas (``oracle/protocol/schemas/v1``) and answers a violation with ``errored`` naming it.
+    ``trace``, if given, is called with ``(">", line)`` for each line sent and ``("<", line)``
+    for each line received, for transcripts and debugging.
+    """
+
+    def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
+                 strict: bool = False, max_reply_bytes: int = MAX_REPLY_BYTES,
+                 label: str | None = None,
+                 trace: Callable[[str, bytes], None] | None = None) -> None:
+        if not argv:
+            raise ValueError("an engine command needs at least the program to run")
+        self.argv = list(argv)
+        self.timeout = timeout
+        self.strict = strict
+        self.max_reply_bytes = max_reply_bytes
+        self.label = label or " ".join(self.argv)
+        self.trace = trace
+        self.starts = 0
+        """How many processes were started: 1 for a run with no fault."""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._stdout: _StdoutLines | None = None
+        self._stderr: _StderrTail | None = None
+        self._finalizer: weakref.finalize | None = None
+        self._next_id = 0
+        self._described: JSON | None = None
+        self._last_fault: str | None = None
+
+    # -- the Engine interface -----------------------------------------------------------
+
+    def handle(self, request: JSON) -> JSON:
+        """Answer one request over the pipe; every fault becomes an ``errored`` reply."""
+        op = request.get("op")
+        if self._last_fault is not None and op not in ("setup", "describe"):
+            return self._errored(
+                f"the engine failed earlier in this scenario ({self._last_fault}) and was "
+                f"stopped; a new engine process has no game in progress, so {_what(request)} "
+                "cannot be answered until the next setup")
+        try:
+            described = self._ensure_started()
+            if op == "describe":
+                return dict(described)
+            reply = self._exchange(request)
+        except _StrictViolation as violation:  # the stream is still in step: no restart
+            return self._errored(str(violation))
+        except _Fault as fault:
+            return self._fail(str(fault))
+        if op == "setup":
+            self._last_fault = None
+        return reply
+
+    def close(self) -> None:
+        """Close the engine's stdin, give it a moment to exit, then make sure it is gone."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        with contextlib.suppress(OSError, ValueError):
+            if process.stdin is not None:
+                process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(_EXIT_WAIT)
+        _stop(process)
+
+    def __enter__(self) -> PipeEngine:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        """The running engine process's id, if one is running."""
+        return self._process.pid if self._process is not None else None
+
+    def stderr_tail(self) -> str:
+        """The newest lines the engine wrote to stderr (kept across a fault until restart)."""
+        return self._stderr.tail() if self._stderr is not None else ""
+
+    # -- the process ----------------------------------------------------------------------
+
+    def _ensure_started(self) -> JSON:
+        """Start the engine and do the handshake, unless that is done; return ``described``."""
+        if self._process is not None and self._described is not None:
+            return self._described
+        try:
+            self._process = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True,
+            )
+        except OSError as exc:
+            raise _Fault(f"the engine could not be started ({exc})") from exc
+        self.starts += 1
+        self._finalizer = weakref.finalize(self, _stop, self._process)
+        assert self._process.stdout is not None and self._process.stderr is not None
+        self._stdout = _StdoutLines(self._process.stdout, self.max_reply_bytes)
+        self._stderr = _StderrTail(self._process.stderr)
+        self._next_id = 0
+        self._described = None
+        try:
+            reply = self._exchange({"op": "describe", "protocol": PROTOCOL_VERSION},
+                                   during="the handshake")
+        except _StrictViolation as violation:  # no usable engine without a handshake
+            raise _Fault(str(violation)) from violation
+        if reply.get("reply") != "described":
+            raise _Fault(f"the engine answered the handshake with {reply!r:.300} instead of "
+                         "a 'described' reply")
+        engine = reply.get("engine")
+        version = engine.get("protocol") if isinstance(engine, dict) else None
+        if version != PROTOCOL_VERSION:
+            raise _Fault(f"the engine speaks protocol version {version!r}; this oracle speaks "
+                         f"version {PROTOCOL_VERSION} (the 'protocol' field of 'engine' in "
+                         "its 'described' reply), so it cannot be tested")
+        self._described = reply
+        return reply
+
+    def _exchange(self, request: JSON, during: str = "") -> JSON:
+        """Send one request with the next id and return its reply, without the id."""
+        rid = self._next_id
+        what = f"request {rid}, {_what(request)}" + (f", during {during}" if during else "")
+        wire = {"id": rid, **request}
+        if self.strict:
+            self._check("request", wire, f"the oracle's {what}")
+        self._next_id += 1
+        line = json.dumps(wire, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        self._leftover(what)
+        self._write(line + b"\n", what)
+        raw = self._read_line(what)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _Fault(f"the engine answered {what} with a line that is not UTF-8 "
+                         f"({exc}): {raw[:200]!r}") from exc
+        text = text.removesuffix("\n").removesuffix("\r")
+        try:
+            reply = json.loads(text)
+        except ValueError as exc:
+            raise _Fault(f"the engine wrote a line to stdout that is not JSON ({exc}) when it "
+                         f"should have answered {what}: {text[:300]!r}. stdout carries replies "
+                         "only, one JSON object per line; write logs to stderr") from exc
+        if not isinstance(reply, dict):
+            raise _Fault(f"the engine answered {what} with {text[:300]!r}, which is not a JSON "
+                         "object")
+        if "id" not in reply:
+            raise _Fault(f"the engine's reply to {what} has no 'id' (every reply must echo its "
+                         f"request's id, here {rid}): {text[:300]}")
+        if reply["id"] != rid or isinstance(reply["id"], bool):
+            raise _Fault(f"the engine answered {what} with id {reply['id']!r}; it must echo "
+                         f"the request's id, {rid}")
+        if self.strict:
+            self._check("reply", reply, f"the engine's reply to {what}")
+        del reply["id"]
+        return reply
+
+    def _check(self, schema: str, message: JSON, whose: str) -> None:
+        from oracle.protocol.validate import problems
+
+        found = problems(schema, message)
+        if found:
+            raise _StrictViolation(f"strict protocol: {whose} breaks the {schema} schema: "
+                                   + "; ".join(found[:5]))
+
+    def _leftover(self, what: str) -> None:
+        """Any line waiting before a request is sent is output nobody asked for."""
+        assert self._stdout is not None
+        try:
+            kind, data = self._stdout.items.get_nowait()
+        except queue.Empty:
+            return
+        if kind == "line":
+            assert data is not None
+            raise _Fault(f"the engine wrote to stdout without being asked (found before "
+                         f"{what}): {data[:300]!r}. stdout carries replies only, one per "
+                         "request; write logs to stderr")
+        self._stdout.items.put((kind, data))  # a crash: reported when the reply is read
+
+    def _write(self, line: bytes, what: str) -> None:
+        assert self._process is not None and self._process.stdin is not None
+        if self.trace:
+            self.trace(">", line)
+        try:
+            self._process.stdin.write(line)
+            self._process.stdin.flush()
+        except (OSError, ValueError) as exc:
+            code = self._wait_exit(_EXIT_WAIT)
+            raise _Fault(f"the engine {_exit_words(code)} before it could be sent {what} "
+                         f"(writing to its stdin failed: {exc})") from exc
+
+    def _read_line(self, what: str) -> bytes:
+        assert self._stdout is not None
+        try:
+            kind, data = self._stdout.items.get(timeout=self.timeout)
+        except queue.Empty:
+            raise _Fault(f"the engine did not answer {what} within {self.timeout:g} s (a reply "
+                         "is one line ending in a newline: does the engine flush stdout after "
+                         "each reply?)") from None
+        if kind == "too-big":
+            raise _Fault(f"the engine's reply to {what} is larger than "
+                         f"{self.max_reply_bytes / 2**20:g} MiB; replies are capped at that")
+        if kind == "eof":
+            code = self._wait_exit(_EXIT_WAIT)
+            if code is None:
+                raise _Fault(f"the engine closed its stdout instead of answering {what}")
+            raise _Fault(f"the engine {_exit_words(code)} instead of answering {what}")
+        assert data is not None
+        if self.trace:
+            self.trace("<", data)
+        return data
+
+    def _wait_exit(self, timeout: float) -> int | None:
+        assert self._process is not None
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return self._process.wait(timeout)
+        return None
+
+    # -- faults -------------------------------------------------------------------------------
+
+    def _fail(self, message: str) -> JSON:
+        """Kill the engine after a fault and describe the fault as an ``errored`` reply."""
+        process, self._process = self._process, None
+        exit_code: int | None = None
+        if process is not None:
+            if self._finalizer is not None:
+                self._finalizer.detach()
+            _stop(process)
+            exit_code = process.returncode
+            if self._stderr is not None:
+                self._stderr.join(1.0)
+        self._described = None
+        self._last_fault = message[:300]
+        return self._errored(message, exit_code)
+
+    def _errored(self, message: str, exit_code: int | None = None) -> JSON:
+        tail = self.stderr_tail()
+        text = f"{message} [engine: {self.label}]"
+        if tail:
+            text += f"\nthe engine's stderr ended with:\n{tail}"
+        else:
+            text += "\n(the engine wrote nothing to stderr)"
+        return {"reply": "errored", "message": text,
+                "context": {"stderr_tail": tail, "exit_code": exit_code}}
+
+
+class _StrictViolation(_Fault):
+    """A message that breaks the schemas; a fault like any other, in strict mode."""

@@ -1,0 +1,155 @@
+"""Every option of a run, declared once: ``rules-oracle run --NAME`` and pytest ``--oracle-NAME``.
+
+Why one table: the command line is pytest with the oracle turned on, so each of its options
+must mean exactly what the matching pytest option means, with the same help and default.
+Both parsers are generated from ``run_options()``, and ``pytest_args`` turns parsed command
+line values into the pytest arguments they stand for. Report formats add their own
+``--FORMAT PATH`` options through the formats registry (``oracle.report.formats``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from oracle.engines.spec import DEFAULT_TIMEOUT
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a run, as both parsers see it."""
+
+    name: str  # "strict_protocol" -> --strict-protocol and --oracle-strict-protocol
+    help: str
+    metavar: str | None = None
+    kind: str = "value"  # "value" (one), "list" (repeatable), or "flag"
+    type: Callable[[str], Any] = str
+    default: Any = None
+    #: The command line's default where it differs (rules-oracle run names an engine).
+    cli_default: Any = None
+    #: Also readable from the pytest ini file as ``oracle_NAME``.
+    ini: bool = False
+
+    @property
+    def cli_flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def pytest_flag(self) -> str:
+        return "--oracle-" + self.name.replace("_", "-")
+
+    @property
+    def dest(self) -> str:
+        """The attribute on both namespaces (argparse's and pytest's ``config.option``)."""
+        return "oracle_" + self.name
+
+    def _kwargs(self, default: Any) -> dict[str, Any]:
+        if self.kind == "flag":
+            return {"action": "store_true", "default": False, "help": self.help}
+        kwargs: dict[str, Any] = {"metavar": self.metavar, "help": self.help,
+                                  "type": self.type}
+        if self.kind == "list":
+            kwargs.update(action="append", default=[])
+        else:
+            kwargs["default"] = default
+        return kwargs
+
+    def add_to_cli(self, parser: argparse.ArgumentParser) -> None:
+        default = self.cli_default if self.cli_default is not None else self.default
+        parser.add_argument(self.cli_flag, dest=self.dest, **self._kwargs(default))
+
+    def add_to_pytest(self, group: Any, parser: Any) -> None:
+        group.addoption(self.pytest_flag, dest=self.dest, **self._kwargs(self.default))
+        if self.ini:
+            parser.addini(self.dest, f"{self.help} (same as {self.pytest_flag})")
+
+    def pytest_args(self, value: Any) -> list[str]:
+        """The pytest arguments for a value the command line parsed (none if default)."""
+        if self.kind == "flag":
+            return [self.pytest_flag] if value else []
+        if self.kind == "list":
+            return [a for v in value or [] for a in (self.pytest_flag, str(v))]
+        if value is None or (value == self.default and self.cli_default is None):
+            return []
+        return [self.pytest_flag, str(value)]
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def _examples(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return value
+
+
+ENGINE = Option(
+    "engine", "engine to test: 'reference' (each game's bundled engine), 'reference:GAME', "
+    "'mutant:NAME', 'package.module:factory', or 'cmd:ARGV' (a process speaking the protocol "
+    "on stdin/stdout)", metavar="SPEC", cli_default="reference", ini=True)
+TIMEOUT = Option(
+    "timeout", f"seconds an engine gets to answer each request (default {DEFAULT_TIMEOUT:g}); "
+    "a late answer errors the scenario and the engine is restarted", metavar="SECONDS",
+    type=_positive)
+
+CORE_OPTIONS: tuple[Option, ...] = (
+    ENGINE,
+    Option("rule", "run only the scenarios of this rule id and its sub-rules (e.g. ti4:2.4), "
+           "or of one game (e.g. ti4); repeatable", metavar="ID", kind="list"),
+    Option("features", "another folder of game folders (each with game.yaml), or of folders "
+           "named after a game holding more scenarios (a committee's rulings); repeatable",
+           metavar="DIR", kind="list"),
+    Option("seed", "base seed for every scenario's shuffles (default 0)", metavar="N",
+           type=int, default=0),
+    TIMEOUT,
+    Option("strict_protocol", "validate every request and reply against the protocol's JSON "
+           "Schemas; a violation errors the scenario", kind="flag"),
+    Option("expectations", "YAML of this engine's known failures: they report xfail, and "
+           "xpass when they pass", metavar="PATH", ini=True),
+    Option("strict_expectations", "a known failure that passes (xpass) fails the run",
+           kind="flag"),
+    Option("explore", "also explore each game with Hypothesis (random legal and illegal "
+           "moves, invariants per rule); findings land under their rule ids", kind="flag"),
+    Option("explore_examples", "games Hypothesis tries per invariant when exploring "
+           "(default 60)", metavar="N", type=_examples, default=60),
+    Option("explore_out", "write each exploration counterexample as a .feature file here",
+           metavar="DIR"),
+)
+
+
+def run_options() -> tuple[Option, ...]:
+    """Every option of a run: the core ones, then one ``--FORMAT PATH`` per report format."""
+    from oracle.report.formats import file_formats
+
+    return CORE_OPTIONS + tuple(Option(f.name, f.help, metavar="PATH")
+                                for f in file_formats())
+
+
+def by_name() -> dict[str, Option]:
+    return {o.name: o for o in run_options()}
+
+
+def read(config: Any) -> dict[str, Any]:
+    """Every run option's value from a pytest config (ini settings where the flag is unset)."""
+    values = {}
+    for option in run_options():
+        value = config.getoption(option.dest)
+        if option.ini and not value:
+            value = config.getini(option.dest) or value
+        values[option.name] = value
+    return values
+
+
+def pytest_args(values: Mapping[str, Any], options: Iterable[Option] | None = None) -> list[str]:
+    """The pytest arguments that the parsed command line ``values`` stand for."""
+    out: list[str] = []
+    for option in options or run_options():
+        out += option.pytest_args(values.get(option.dest))
+    return out

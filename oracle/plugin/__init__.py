@@ -1,0 +1,111 @@
+"""The pytest plugin: thin hooks that forward to the modules that do the work.
+
+Registered through the ``pytest11`` entry point, so it is always loaded, and inert until an
+engine is named (``--oracle-engine`` or the ``oracle_engine`` ini setting; ``rules-oracle
+run`` names one). Then ``pytest_configure`` builds the run's state (``run.OracleRun``) from
+the options and registers it, and that object checks the suite, selects scenarios, collects
+verdicts and writes the reports. The rest forwards in a line or two:
+
+- ``collect``: feature files become test modules, each with its game's steps;
+- ``verdicts``: a finished scenario becomes a verdict riding on its report;
+- the options come from one table (``oracle.options``) shared with the command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oracle import options
+from oracle.plugin import collect, verdicts
+from oracle.plugin.run import OracleRun, run_key
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.lint import RULE_TAG
+
+__all__ = ["oracle_world"]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("rules-oracle", "rules-oracle conformance testing")
+    for option in options.run_options():
+        option.add_to_pytest(group, parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "rule(id): the rule id (game:id) a scenario checks")
+    run = OracleRun.from_config(config)
+    if run is None:
+        return
+    config.stash[run_key] = run
+    config.pluginmanager.register(run, "rules-oracle-run")
+    if config.args_source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
+        config.args = [str(r) for r in run.roots]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    run = config.stash.get(run_key, None)
+    if run is not None:
+        config.pluginmanager.unregister(run)
+        del config.stash[run_key]
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    run = parent.config.stash.get(run_key, None)
+    return collect.collect_file(run, file_path, parent) if run is not None else None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_bdd_apply_tag(tag: str, function: Callable[..., object]) -> object:
+    """Map every rule tag (``@ti4:2.4``) onto one registered mark, ``rule("ti4:2.4")``."""
+    return pytest.mark.rule(tag)(function) if RULE_TAG.match(tag) else None
+
+
+def pytest_bdd_step_error(request: pytest.FixtureRequest, feature: Any, scenario: Any,
+                          step: Any, exception: Exception) -> None:
+    verdicts.remember_failed_step(request, step)
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
+                                   items: list[pytest.Item]) -> None:
+    run = config.stash.get(run_key, None)
+    if run is None:
+        return
+    if run.explore:
+        items += collect.explore_items(run, session)
+    if run.selected is None:
+        return
+    keep, drop = [], []
+    for item in items:
+        chosen = isinstance(item, collect.ExploreItem) or (
+            set(verdicts.rules_of(item)) & run.selected)
+        (keep if chosen else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture
+def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
+    """The scenario's world: its game, its engine, its seed."""
+    run = request.config.stash[run_key]
+    game = run.games[verdicts.rules_of(request.node)[0].partition(":")[0]]
+    return ScenarioWorld(game, run.client_for(game), run.scenario_seed(game.id,
+                                                                        request.node.name))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[
+        None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    run = item.config.stash.get(run_key, None)
+    if run is not None and verdicts.rules_of(item):
+        verdicts.attach(run, item, call, report)
+    return report
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    run = config.stash.get(run_key, None)
+    return run.header() if run is not None else None

@@ -1,0 +1,138 @@
+"""Collecting ``.feature`` files as pytest tests, with no Python test module to write.
+
+pytest-bdd binds scenarios to test functions in a Python module. The oracle must run
+features from any folder (the bundled ones, a committee's own) with no module beside them,
+so each feature file becomes a ``pytest.Module`` whose module object is built in memory:
+one test function per scenario, made by pytest-bdd's own ``scenario``.
+
+The module also holds the step definitions of its game (the shared steps and the game's
+own module): pytest-bdd finds steps as fixtures, and a module's fixtures are visible to
+its tests only, so each game's phrases are scoped to its own features and two games may
+use the same phrase.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import types
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from oracle.suite.bdd import python_names, scenario_test, step_fixtures
+from oracle.suite.features import read_feature
+from oracle.suite.vocabulary import step_modules
+
+if TYPE_CHECKING:
+    from oracle.plugin.run import OracleRun
+
+
+def _finish(oracle_world: Any) -> None:
+    """Runs after the last step passed: a rejection no step expected fails the scenario."""
+    oracle_world.finish()
+
+
+def collect_file(run: OracleRun, file_path: Path, parent: pytest.Collector
+                 ) -> pytest.Collector | None:
+    if file_path.suffix == ".feature":
+        return FeatureFile.from_parent(parent, path=file_path)
+    return None
+
+
+class FeatureFile(pytest.Module):
+    """A feature file, collected like a test module of its scenarios and its game's steps."""
+
+    def _getobj(self) -> types.ModuleType:
+        from oracle.plugin.run import run_key
+
+        path = self.path
+        module = types.ModuleType(f"oracle_features.{path.parent.name}.{path.stem}")
+        module.__file__ = str(path)
+        game = self.config.stash[run_key].game_of(path)
+        for name in step_modules(game) if game else ():
+            for fixture, value in step_fixtures(importlib.import_module(name)).items():
+                setattr(module, fixture, value)
+        for scenario in read_feature(path).scenarios:
+            test = scenario_test(path, scenario.name, _finish)
+            for test_name in python_names(scenario.name):
+                if not hasattr(module, test_name):
+                    setattr(module, test_name, test)
+                    break
+        return module
+
+
+def explore_items(run: OracleRun, session: pytest.Session) -> list[pytest.Item]:
+    """One exploration item per game that has an exploration model."""
+    return [ExploreItem.from_parent(session, name=f"explore[{game.id}]", game=game,
+                                    examples=run.explore_examples, out_dir=run.explore_out)
+            for game in run.games.values() if game.explore]
+
+
+class ExploreItem(pytest.Item):
+    """Exploration of one game on the engine, reported per invariant under its rule ids."""
+
+    def __init__(self, *, game: Any, examples: int, out_dir: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game, self.examples, self.out_dir = game, examples, out_dir
+
+    def runtest(self) -> None:
+        from oracle.explore import default_budget, explore
+        from oracle.plugin.run import run_key
+        from oracle.report.model import USER_PROPERTY, ScenarioVerdict, Status
+        from oracle.scenario.outcomes import EngineLacks, RuleViolation
+
+        run = self.config.stash[run_key]
+        client = run.client_for(self.game)
+        info = client.info()
+        if self.game.id not in info.games:
+            raise EngineLacks(f"engine {info.name!r} does not play {self.game.id!r}")
+        result = explore(self.game, client, run.seed, default_budget(self.examples))
+        engine = tuple(sorted({"name": info.name, "version": info.version,
+                               "label": client.label}.items()))
+        rate = result.moves / result.seconds if result.seconds else 0.0
+        found = []
+        for name, finding in result.findings.items():
+            rules = finding.rules if finding else _invariant_rules(self.game, name)
+            status, message = Status.PASS, f"held over {result.moves} explored moves"
+            if finding is not None:
+                status = Status.FAIL
+                message = f"{finding.message}\n\n{finding.scenario}"
+                if not finding.confirmed:
+                    message += "\n(the Then lines could not be confirmed on the reference engine)"
+                found.append(finding)
+            verdict = ScenarioVerdict(
+                name=f"explore: {name}", game=self.game.id, rules=tuple(rules), status=status,
+                location=f"explore:{self.game.id}", message=message,
+                duration=result.seconds / max(len(result.findings), 1), engine=engine)
+            self.user_properties.append((USER_PROPERTY, json.dumps(verdict.to_json())))
+        for name, error in result.errors.items():
+            verdict = ScenarioVerdict(
+                name=f"explore: {name}", game=self.game.id,
+                rules=tuple(_invariant_rules(self.game, name)), status=Status.ERROR,
+                location=f"explore:{self.game.id}", message=error, engine=engine)
+            self.user_properties.append((USER_PROPERTY, json.dumps(verdict.to_json())))
+        self.user_properties.append(("rules_oracle.explore_rate", f"{rate:.0f}"))
+        if self.out_dir and found:
+            folder = Path(self.out_dir) / self.game.id
+            folder.mkdir(parents=True, exist_ok=True)
+            for finding in found:
+                slug = re.sub(r"\W+", "-", finding.invariant.name).strip("-")
+                (folder / f"explored-{slug}.feature").write_text(
+                    finding.feature(self.game), encoding="utf-8")
+        if found or result.errors:
+            raise RuleViolation("\n\n".join(
+                [f"{f.invariant.name}: {f.message}\n{f.scenario}" for f in found]
+                + [f"{n}: {e}" for n, e in result.errors.items()]))
+
+    def reportinfo(self) -> tuple[Any, int, str]:
+        return self.game.folder, 0, f"explore {self.game.id}"
+
+
+def _invariant_rules(game: Any, name: str) -> list[str]:
+    from oracle.explore import load_model
+
+    model = load_model(game)
+    return next((list(i.rules) for i in model.invariants() if i.name == name), []) if model else []

@@ -1,0 +1,71 @@
+"""Building a run's report: every rule of every catalog, joined to the scenario verdicts.
+
+Every rule of every catalog in the run appears, covered or not: a report that leaves out
+the rules nobody tested would read as a clean bill of health.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from oracle.report.model import (
+    Report,
+    RuleResult,
+    ScenarioResult,
+    ScenarioVerdict,
+    Status,
+    summarise,
+)
+from oracle.suite.catalog import Catalog
+
+#: Which scenario status decides a rule's status, most telling first.
+_DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.XFAIL, Status.PASS)
+
+
+def rule_status(testable: bool, verdicts: Iterable[ScenarioVerdict]) -> Status:
+    """A rule's status from its scenarios': any failure fails it; all unsupported is
+    unsupported; none at all is uncovered."""
+    if not testable:
+        return Status.UNTESTABLE
+    statuses = {v.status for v in verdicts}
+    if not statuses:
+        return Status.UNCOVERED
+    return next((s for s in _DECIDING if s in statuses), Status.UNSUPPORTED)
+
+
+def build_report(
+    catalogs: Iterable[Catalog],
+    verdicts: Iterable[ScenarioVerdict],
+    engine: Mapping[str, Any],
+    selected: set[str] | None = None,
+    expected_to_fail: set[str] | None = None,
+) -> Report:
+    """Join verdicts to catalog rules; every catalog rule gets a result.
+
+    ``expected_to_fail`` are rule ids an expectations file lists as known
+    failures: such a rule whose scenarios all pass now is ``xpass``.
+    """
+    by_rule: dict[str, list[ScenarioVerdict]] = {}
+    for verdict in verdicts:
+        for rule_id in verdict.rules:
+            by_rule.setdefault(rule_id, []).append(verdict)
+    results = []
+    for catalog in catalogs:
+        for rule in catalog.rules:
+            scenarios = by_rule.get(rule.id, [])
+            status = rule_status(rule.testable, scenarios)
+            reason = ""
+            if status == Status.PASS and expected_to_fail and rule.id in expected_to_fail:
+                status, reason = Status.XPASS, "listed as a known failure, but it passes now"
+            if status == Status.UNTESTABLE:
+                reason = rule.untestable_reason or ""
+            elif status == Status.UNCOVERED:
+                reason = ("not selected in this run" if selected is not None
+                          and rule.id not in selected else "no scenario for it ran")
+            elif status == Status.UNSUPPORTED:
+                reason = scenarios[0].message
+            results.append(RuleResult(rule.id, status, rule.text,
+                                      tuple(ScenarioResult.of(v) for v in scenarios), reason))
+    ran = {(v.location, v.name) for vs in by_rule.values() for v in vs}
+    return Report(dict(engine), tuple(results), summarise(results, len(ran)))

@@ -1,0 +1,46 @@
+"""Report formats, as a registry: a new format is one module and one line in ``FORMATS``.
+
+Each format has a name; the option table (``oracle.options``) turns every registered format
+into ``--NAME PATH`` on ``rules-oracle run`` and ``--oracle-NAME PATH`` in pytest, so neither
+the command line nor the plugin changes when a format is added. The terminal table is a
+format too, shown in pytest's terminal summary rather than written to a file.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from oracle.report.model import Report
+
+
+@dataclass(frozen=True)
+class Format:
+    """A way to write a report: its option name, its help, and the function that renders."""
+
+    name: str  # the option: --NAME / --oracle-NAME
+    help: str
+    render: Callable[[Report], str]
+    to_file: bool = True  # False for the terminal table, which has no option
+
+
+FORMATS: tuple[str, ...] = (
+    "oracle.report.formats.table",
+    "oracle.report.formats.jsonfile",
+    "oracle.report.formats.markdown",
+)
+"""The modules that define a format (each holds ``FORMAT``), in the order options are listed."""
+
+
+@cache
+def formats() -> dict[str, Format]:
+    """Every registered format by name."""
+    found = [importlib.import_module(m).FORMAT for m in FORMATS]
+    return {f.name: f for f in found}
+
+
+def file_formats() -> list[Format]:
+    """The formats written to a file given on the command line (``--json PATH``, ...)."""
+    return [f for f in formats().values() if f.to_file]

@@ -1,0 +1,15 @@
+"""The JSON report: the typed report as data, for tools and CI (``--json PATH``)."""
+
+from __future__ import annotations
+
+import json
+
+from oracle.report.formats import Format
+from oracle.report.model import Report
+
+
+def render(report: Report) -> str:
+    return json.dumps(report.to_json(), indent=2) + "\n"
+
+
+FORMAT = Format("json", "write the per-rule report as JSON", render)

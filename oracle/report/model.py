@@ -1,0 +1,178 @@
+"""The report as typed, frozen values: statuses, scenario verdicts, rule results, the report.
+
+Why typed: a report is read back by tools (expectations, diff, combine, a matrix of engines)
+as well as written, so it is a value with a schema (``oracle/protocol/schemas/v1/report.json``)
+and a loader (``Report.from_json``, ``load_report``), never a dict passed around. Scenario
+verdicts travel from pytest-xdist workers to the controller on ``report.user_properties``
+(xdist serialises those), which is why they round-trip through JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+USER_PROPERTY = "rules_oracle.verdict"
+"""The ``user_properties`` key a scenario's verdict rides on."""
+
+REPORT_VERSION = 1
+"""The version of the report's JSON layout; it changes by additions only."""
+
+
+class Status(StrEnum):
+    """Every status a scenario or a rule can have in a report."""
+
+    PASS = "pass"
+    FAIL = "fail"  # the engine breaks the rule
+    ERROR = "error"  # the engine crashed, answered errored, or broke the protocol
+    UNSUPPORTED = "unsupported"  # the engine lacks a capability the scenario needs
+    XFAIL = "xfail"  # a known failure (an expectations file) that still fails
+    XPASS = "xpass"  # a known failure that passes now
+    UNTESTABLE = "untestable"  # rules only: the catalog says why no scenario can test it
+    UNCOVERED = "uncovered"  # rules only: no scenario of it ran (or it was not selected)
+
+
+SCENARIO_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.UNSUPPORTED,
+                     Status.XFAIL, Status.XPASS)
+RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.XFAIL, Status.XPASS,
+                 Status.UNSUPPORTED, Status.UNTESTABLE, Status.UNCOVERED)
+FAILING = frozenset({Status.FAIL, Status.ERROR})
+
+
+class ReportFileError(Exception):
+    """A report file that cannot be read as a rules-oracle report; the message says why."""
+
+
+@dataclass(frozen=True)
+class ScenarioVerdict:
+    """How one scenario ended, and for which rules it speaks."""
+
+    name: str
+    game: str
+    rules: tuple[str, ...]
+    status: Status
+    location: str
+    message: str = ""
+    duration: float = 0.0
+    engine: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["status"] = str(self.status)
+        data["rules"] = list(self.rules)
+        data["engine"] = dict(self.engine)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScenarioVerdict:
+        return cls(
+            name=data["name"], game=data["game"], rules=tuple(data["rules"]),
+            status=Status(data["status"]), location=data["location"],
+            message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
+            engine=tuple(sorted(dict(data.get("engine") or {}).items())),
+        )
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """A scenario's line in a report (what a verdict keeps once it is filed under a rule)."""
+
+    name: str
+    status: Status
+    location: str
+    message: str = ""
+    duration: float = 0.0
+
+    @classmethod
+    def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
+        return cls(verdict.name, verdict.status, verdict.location, verdict.message,
+                   verdict.duration)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "status": str(self.status), "location": self.location,
+                "message": self.message, "duration": round(self.duration, 4)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScenarioResult:
+        return cls(data["name"], Status(data["status"]), data.get("location", ""),
+                   data.get("message", ""), float(data.get("duration", 0.0)))
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """One rule's status in a run and the scenarios that decided it."""
+
+    id: str
+    status: Status
+    text: str
+    scenarios: tuple[ScenarioResult, ...] = ()
+    reason: str = ""
+
+    def count(self, *statuses: Status) -> int:
+        return sum(1 for s in self.scenarios if s.status in statuses)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "status": str(self.status), "text": self.text,
+                **({"reason": self.reason} if self.reason else {}),
+                "scenarios": [s.to_json() for s in self.scenarios]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RuleResult:
+        return cls(data["id"], Status(data["status"]), data.get("text", ""),
+                   tuple(ScenarioResult.from_json(s) for s in data.get("scenarios", [])),
+                   data.get("reason", ""))
+
+
+@dataclass(frozen=True)
+class Report:
+    """A run's conformance report: the engine, every catalog rule's result, a summary."""
+
+    engine: Mapping[str, Any]
+    rules: tuple[RuleResult, ...]
+    summary: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def conforms(self) -> bool:
+        """True when no applicable rule fails or errors."""
+        return not any(r.status in FAILING for r in self.rules)
+
+    def rule(self, rule_id: str) -> RuleResult | None:
+        return next((r for r in self.rules if r.id == rule_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": REPORT_VERSION, "engine": dict(self.engine),
+                "rules": [r.to_json() for r in self.rules], "summary": dict(self.summary)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Report:
+        return cls(dict(data.get("engine", {})),
+                   tuple(RuleResult.from_json(r) for r in data.get("rules", [])),
+                   dict(data.get("summary", {})))
+
+
+def summarise(rules: Iterable[RuleResult], scenarios: int) -> dict[str, int]:
+    """Counts per rule status (every status, zeros included), the rules and the scenarios."""
+    rules = list(rules)
+    summary = {str(s): sum(1 for r in rules if r.status == s) for s in RULE_STATUSES}
+    summary["rules"] = len(rules)
+    summary["scenarios"] = scenarios
+    return summary
+
+
+def load_report(path: Path) -> Report:
+    """Read a JSON report written by ``rules-oracle run --json``, checked against its schema."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ReportFileError(f"{path}: cannot read the report ({exc}); pass the file "
+                              "written by 'rules-oracle run --json'") from exc
+    from oracle.protocol import validate
+
+    found = validate.problems("report", data)
+    if found:
+        raise ReportFileError(f"{path}: not a rules-oracle report: {'; '.join(found[:3])}")
+    return Report.from_json(data)

@@ -1,0 +1,34 @@
+"""The ways a scenario can end other than passing, as exceptions the steps raise.
+
+A conformance report must tell "the engine breaks the rule" (fail) from
+"the engine broke" (error) and from "the engine cannot do this" (unsupported),
+so each has its own exception; ``oracle.report.model`` maps them to statuses.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+class RuleViolation(AssertionError):
+    """The engine did something the rule forbids, or failed to do what it requires."""
+
+
+class EngineFault(Exception):
+    """The engine crashed, answered with ``errored``, or broke the protocol."""
+
+
+class EngineLacks(pytest.skip.Exception):  # type: ignore[misc,name-defined]
+    """The scenario needs something the engine does not support.
+
+    A subclass of pytest's skip outcome, so pytest shows it as skipped and the
+    run goes on; the report shows it as ``unsupported``, never ``fail``.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"unsupported: {reason}", pytrace=False)
+        self.reason = reason
+
+
+class ScenarioError(Exception):
+    """The scenario itself is wrong (a step that cannot be carried out as written)."""

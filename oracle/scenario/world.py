@@ -1,0 +1,278 @@
+"""One scenario's world: the state the Given steps build, and the engine it runs on.
+
+Given steps only write into ``state`` (plain protocol data); the first When
+or Then step sends it to the engine with ``setup``. Every action's reply is
+kept, so that a rejection nobody expected fails the scenario instead of
+slipping by, and every rejection is checked to have changed nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from oracle.engines import EngineClient
+from oracle.protocol import (
+    REFEREE,
+    Accepted,
+    Act,
+    Choose,
+    Errored,
+    Observe,
+    Ready,
+    Rejected,
+    Reply,
+    Setup,
+    Unsupported,
+    View,
+)
+from oracle.scenario.outcomes import EngineFault, EngineLacks, RuleViolation, ScenarioError
+from oracle.suite.dsl import Pile, describe_cards
+from oracle.suite.games import Game
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """An action the scenario sent and the engine's answer."""
+
+    text: str
+    action: Mapping[str, Any]
+    reply: Reply
+
+
+class ScenarioWorld:
+    """The state of one scenario run against one engine."""
+
+    def __init__(self, game: Game, client: EngineClient, seed: int) -> None:
+        self.game = game
+        self.client = client
+        self.seed = seed
+        self.state: dict[str, Any] = {"players": []}
+        self.started = False
+        self.last: ActionRecord | None = None
+        self._unchecked: ActionRecord | None = None
+        info = client.info()
+        if game.id not in info.games:
+            raise EngineLacks(f"engine {info.name!r} does not play {game.id!r}")
+        self.capabilities = info.capabilities
+
+    # -- building the state (Given) ---------------------------------------------
+
+    def require(self, *capabilities: str) -> None:
+        """Mark the scenario unsupported unless the engine declares every capability."""
+        missing = [c for c in capabilities if c not in self.capabilities]
+        if missing:
+            raise EngineLacks(f"the engine does not declare {', '.join(missing)}")
+
+    def given(self) -> dict[str, Any]:
+        """The state under construction; only before the engine has been set up."""
+        if self.started:
+            raise ScenarioError("a Given step came after the game started; put Given steps "
+                                "before the first When or Then step")
+        return self.state
+
+    def add_players(self, names: Iterable[str]) -> None:
+        players = self.given()["players"]
+        for name in names:
+            if any(p["name"] == name for p in players):
+                raise ScenarioError(f"player {name!r} is listed twice")
+            players.append({"name": name})
+
+    def player(self, name: str) -> dict[str, Any]:
+        """A player's entry in the state under construction."""
+        for p in self.given()["players"]:
+            if p["name"] == name:
+                return p
+        known = ", ".join(p["name"] for p in self.state["players"]) or "none yet"
+        raise ScenarioError(f"{name!r} is not a player (players: {known}); add a step like "
+                            f"'Given the players are {name} and Bob' first")
+
+    def deck(self, name: str) -> dict[str, Any]:
+        decks = self.given().setdefault("decks", {})
+        if name not in self.game.cards and self.game.cards:
+            raise ScenarioError(f"{self.game.id} has no {name!r} deck "
+                                f"(decks: {', '.join(self.game.cards)})")
+        return decks.setdefault(name, {"draw": [], "discard": []})
+
+    def filler(self, deck: str, count: int) -> list[str]:
+        """``count`` card names nobody mentioned, for "N cards" in a Given step."""
+        used = self._mentioned_cards()
+        names = [c["name"] for c in self.game.cards.get(deck, [])]
+        fresh = [n for n in names if n not in used] or names
+        if not fresh:
+            raise ScenarioError(f"no card facts for the {deck!r} deck to pick {count} cards from")
+        return [fresh[i % len(fresh)] for i in range(count)]
+
+    def cards_for(self, deck: str, pile: Pile) -> list[str]:
+        """The concrete cards a Given pile description stands for."""
+        return [*pile.cards, *self.filler(deck, pile.hidden + pile.others)]
+
+    def _mentioned_cards(self) -> set[str]:
+        text = json.dumps(self.state)
+        return {c["name"] for cards in self.game.cards.values() for c in cards
+                if json.dumps(c["name"]) in text}
+
+    # -- talking to the engine (When) -------------------------------------------
+
+    def start(self) -> None:
+        """Send the built state to the engine, once."""
+        if self.started:
+            return
+        self.started = True
+        self.client.transcript.clear()
+        reply = self.client.send(Setup(self.game.id, copy.deepcopy(self.state), self.seed))
+        if isinstance(reply, Unsupported):
+            raise EngineLacks(f"setup: {reply.reason}")
+        if not isinstance(reply, Ready):
+            raise EngineFault(f"the engine could not set up the scenario's state: {_say(reply)}")
+
+    def act(self, text: str, action: Mapping[str, Any]) -> Reply:
+        """Send an action; remember the reply for the Then steps."""
+        return self._send(text, Act(action), action)
+
+    def choose(self, text: str, player: str, choice: Mapping[str, Any]) -> Reply:
+        return self._send(text, Choose(player, choice), {"choose": choice, "player": player})
+
+    def _send(self, text: str, request: Act | Choose, action: Mapping[str, Any]) -> Reply:
+        self.settle()
+        before = self.referee_view()
+        reply = self.client.send(request)
+        if isinstance(reply, Unsupported):
+            raise EngineLacks(f"{text}: {reply.reason}")
+        if not isinstance(reply, Accepted | Rejected):
+            raise EngineFault(f"{text}: {_say(reply)}")
+        self.last = ActionRecord(text, action, reply)
+        if isinstance(reply, Rejected):
+            self._unchecked = self.last
+            after = self.referee_view()
+            if after != before:
+                raise RuleViolation(
+                    f"the engine rejected '{text}' ({reply.reason}) but changed the game "
+                    f"anyway: {_diff(before, after)}. A rejected action must change nothing."
+                )
+        return reply
+
+    def settle(self) -> None:
+        """Fail if the previous action was rejected and no step expected that."""
+        self.start()
+        if self._unchecked is not None:
+            record, self._unchecked = self._unchecked, None
+            assert isinstance(record.reply, Rejected)
+            rule = f" citing {record.reply.rule}" if record.reply.rule else ""
+            raise RuleViolation(
+                f"the engine rejected '{record.text}'{rule}: {record.reply.reason!r}; the "
+                "scenario expects it to be allowed (add 'Then the action is rejected' if "
+                "the rules forbid it)"
+            )
+
+    def expect_rejected(self) -> Rejected:
+        """The last action, which the scenario says the rules forbid."""
+        self.start()
+        if self.last is None:
+            raise ScenarioError("'Then the action is rejected' needs a When step before it")
+        record, self._unchecked = self.last, None
+        if not isinstance(record.reply, Rejected):
+            raise RuleViolation(f"the engine allowed '{record.text}', which the rule forbids")
+        return record.reply
+
+    def finish(self) -> None:
+        """Called after the last step passed: no rejection may be left unchecked."""
+        self.settle()
+
+    # -- looking (Then) ------------------------------------------------------------
+
+    def view(self, viewer: str | None) -> Mapping[str, Any]:
+        self.settle()
+        return self._observe(viewer)
+
+    def referee_view(self) -> Mapping[str, Any]:
+        return self._observe(REFEREE)
+
+    def _observe(self, viewer: str | None) -> Mapping[str, Any]:
+        reply = self.client.send(Observe(viewer))
+        if isinstance(reply, Unsupported):
+            raise EngineLacks(f"observe as {viewer!r}: {reply.reason}")
+        if not isinstance(reply, View):
+            raise EngineFault(f"observe as {viewer!r}: {_say(reply)}")
+        return reply.view
+
+    def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
+        """(count, names the viewer can see) of ``owner``'s hand, as ``viewer`` sees it."""
+        view = self.view(viewer)
+        try:
+            hand = view["players"][owner]["hand"]
+            if hand["count"] is None:
+                raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
+                                    f"{owner} holds")
+            return int(hand["count"]), list(hand.get("cards") or [])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EngineFault(f"the view for {viewer!r} has no players.{owner}.hand with a "
+                              f"count ({exc!r}); see docs/protocol.md") from exc
+
+    def pile(self, deck: str, which: str,
+             viewer: str | None = REFEREE) -> tuple[int, list[str] | None]:
+        """(count, cards top first or None when unknown) of a deck's draw or discard pile,
+        as ``viewer`` sees it (the referee unless told)."""
+        view = self.view(viewer)
+        try:
+            entry = view["decks"][deck][which]
+        except (KeyError, TypeError) as exc:
+            whose = "the referee" if viewer == REFEREE else (viewer or "a spectator")
+            raise EngineFault(f"the view for {whose} has no decks.{deck}.{which} "
+                              f"({exc!r}); see docs/protocol.md") from exc
+        if isinstance(entry, list):
+            return len(entry), list(entry)
+        return int(entry.get("count", 0)), entry.get("cards")
+
+    def pending(self) -> list[Mapping[str, Any]]:
+        return list(self.view(REFEREE).get("pending") or [])
+
+
+def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, hand: bool) -> None:
+    """Compare what a Then step expects of a hand or a pile with what the engine shows.
+
+    For a hand, ``pile.hidden`` cards are ones the viewer must *not* see, and
+    order never matters. For a deck or discard pile (seen by the referee),
+    hidden and "other" cards are the unnamed cards below the named ones.
+    """
+    if count != pile.count:
+        shown = f" ({describe_cards(cards)})" if cards else ""
+        raise RuleViolation(f"{what} has {count} card(s){shown}; expected {pile.count}")
+    if not pile.names_matter:
+        return
+    if cards is None:
+        raise EngineFault(f"{what}: the engine does not list the cards to the referee")
+    if hand:  # the viewer sees exactly the named cards plus the "other" ones
+        ok = not Counter(pile.cards) - Counter(cards) and len(cards) == pile.count - pile.hidden
+    elif pile.any_order:
+        ok = not Counter(pile.cards) - Counter(cards)
+    else:
+        ok = cards[: len(pile.cards)] == list(pile.cards)
+    if not ok:
+        expected = describe_cards(pile.cards)
+        if pile.hidden:
+            expected += f" and {pile.hidden} hidden card(s)"
+        if pile.others:
+            expected += f" and {pile.others} other card(s)"
+        order = " in any order" if pile.any_order else ("" if hand else ", from the top")
+        raise RuleViolation(f"{what} shows {describe_cards(cards)}; expected {expected}{order}")
+
+
+def _say(reply: Reply) -> str:
+    if isinstance(reply, Errored):
+        tail = reply.context.get("traceback") or reply.context.get("reply") or ""
+        return f"engine error: {reply.message}" + (f"\n{tail}" if tail else "")
+    return f"unexpected reply {reply!r}"
+
+
+def _diff(before: Any, after: Any, path: str = "") -> str:
+    """The first place two views differ, for messages."""
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        for key in sorted(set(before) | set(after), key=str):
+            if before.get(key) != after.get(key):
+                return _diff(before.get(key), after.get(key), f"{path}.{key}" if path else key)
+    return f"{path or 'view'} was {before!r}, is now {after!r}"

@@ -1,0 +1,135 @@
+"""Feature files read once into one model that everything else reads.
+
+Why our own model: pytest-bdd's parsed feature keeps scenarios in a dict by name (two
+scenarios with one name silently become one) and drops the line numbers of tags. The
+suite checks need both, and the collector, the checks and the reports should all read the
+same parse. So each file is parsed once (cached by path, size and modification time) into
+frozen values carrying what a scenario inherits: the feature's and the rule's tags, the
+backgrounds' steps, and every step's resolved kind (``And`` and ``But`` take the kind of the
+step before them).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from oracle.suite.bdd import GherkinParseError, gherkin_document
+
+STEP_KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}
+
+
+class FeatureSyntaxError(Exception):
+    """A feature file that does not parse: where, the offending text, and why."""
+
+    def __init__(self, path: Path, line: int, text: str, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path, self.line, self.text, self.message = path, line, text, message
+
+
+@dataclass(frozen=True)
+class TagLine:
+    name: str  # without the "@"
+    line: int
+
+
+@dataclass(frozen=True)
+class StepLine:
+    keyword: str  # as written: "Given", "And", ...
+    kind: str  # "given", "when" or "then"
+    text: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.keyword} {self.text}"
+
+
+@dataclass(frozen=True)
+class ScenarioDoc:
+    """One scenario, with everything it inherits from its feature and rule."""
+
+    name: str
+    path: Path
+    line: int
+    tags: tuple[TagLine, ...]
+    steps: tuple[StepLine, ...]  # background steps first
+    description: str = ""
+    rule: str = ""  # the name of the Rule: block it sits in, if any
+    rule_description: str = ""
+    outline: bool = False  # a Scenario Outline (steps hold <placeholders>)
+
+    @property
+    def tag_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tags)
+
+
+@dataclass(frozen=True)
+class FeatureDoc:
+    path: Path
+    name: str
+    language: str
+    description: str
+    scenarios: tuple[ScenarioDoc, ...]
+
+
+def read_feature(path: Path) -> FeatureDoc:
+    """The parsed feature file (cached while the file is unchanged)."""
+    stat = path.stat()
+    return _read(path.resolve(), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read(path: Path, size: int, mtime: int) -> FeatureDoc:
+    try:
+        doc = gherkin_document(path)
+    except GherkinParseError as exc:
+        raise FeatureSyntaxError(path, exc.line, exc.line_content,
+                                 f"the feature file does not parse: {exc.message}") from exc
+    feature = doc.feature
+    scenarios: list[ScenarioDoc] = []
+    background: tuple[StepLine, ...] = ()
+    feature_tags = _tags(feature.tags)
+    for child in feature.children:
+        if child.background:
+            background = _steps(child.background.steps)
+        if child.scenario:
+            scenarios.append(_scenario(path, child.scenario, feature_tags, background))
+        if child.rule:
+            rule = child.rule
+            rule_background = background
+            for sub in rule.children:
+                if sub.background:
+                    rule_background = background + _steps(sub.background.steps)
+                if sub.scenario:
+                    scenarios.append(_scenario(
+                        path, sub.scenario, feature_tags + _tags(rule.tags), rule_background,
+                        rule=rule.name, rule_description=rule.description))
+    return FeatureDoc(path, feature.name, feature.language, feature.description,
+                      tuple(scenarios))
+
+
+def _tags(tags: list) -> tuple[TagLine, ...]:
+    return tuple(TagLine(t.name.lstrip("@"), t.location.line) for t in tags)
+
+
+def _steps(steps: list, kind: str = "given") -> tuple[StepLine, ...]:
+    out = []
+    for step in steps:
+        kind = STEP_KINDS.get(step.keyword_type, kind)
+        out.append(StepLine(step.keyword.strip(), kind, step.text, step.location.line))
+    return tuple(out)
+
+
+def _scenario(path: Path, scenario: object, inherited: tuple[TagLine, ...],
+              background: tuple[StepLine, ...], *, rule: str = "",
+              rule_description: str = "") -> ScenarioDoc:
+    s = scenario  # a pytest_bdd.gherkin_parser.Scenario
+    own = _steps(s.steps)  # type: ignore[attr-defined]
+    return ScenarioDoc(
+        name=s.name, path=path, line=s.location.line,  # type: ignore[attr-defined]
+        tags=inherited + _tags(s.tags), steps=background + own,  # type: ignore[attr-defined]
+        description=s.description, rule=rule,  # type: ignore[attr-defined]
+        rule_description=rule_description,
+        outline=bool(s.examples),  # type: ignore[attr-defined]
+    )

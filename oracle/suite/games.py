@@ -1,0 +1,118 @@
+"""The games the oracle knows: one folder of data per game, found, not listed.
+
+A game is a folder under the bundled ``features/`` (or any folder given with
+``--oracle-features``) holding a ``game.yaml`` manifest: its id, its catalog
+and card-facts files, its step module and its reference engine. The core
+reads only these manifests, so adding a game never changes the core.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's data folder, as its manifest describes it."""
+
+    id: str
+    title: str
+    folder: Path
+    catalog_file: str
+    cards_file: str | None
+    steps: str | None
+    reference_engine: str | None
+    mutants: str | None = None
+    explore: str | None = None
+    #: Folders of more scenarios for this game (a committee's rulings), from other roots.
+    extra_folders: tuple[Path, ...] = ()
+
+    @functools.cached_property
+    def catalog(self) -> Catalog:
+        return load_catalog(self.folder / self.catalog_file)
+
+    @functools.cached_property
+    def cards(self) -> dict[str, list[dict[str, Any]]]:
+        """Card facts per deck (name, count, and whatever else the game records)."""
+        if not self.cards_file:
+            return {}
+        data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
+        return dict(data.get("decks", {}))
+
+    def feature_files(self) -> list[Path]:
+        folders = (self.folder, *self.extra_folders)
+        return [f for folder in folders for f in sorted(folder.rglob("*.feature"))]
+
+
+def bundled_features_dir() -> Path:
+    """Where the bundled features live, installed or in a source checkout."""
+    return Path(str(importlib.resources.files("oracle.features")))
+
+
+def _read_manifest(path: Path) -> Game:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogFileError(f"{path}: cannot read the game manifest ({exc})") from exc
+    if not isinstance(data, dict) or "id" not in data or "catalog" not in data:
+        raise CatalogFileError(
+            f"{path}: a game manifest needs at least 'id' and 'catalog' "
+            "(see docs/adding-a-game.md)"
+        )
+    return Game(
+        id=str(data["id"]),
+        title=str(data.get("title", data["id"])),
+        folder=path.parent,
+        catalog_file=str(data["catalog"]),
+        cards_file=data.get("cards"),
+        steps=data.get("steps"),
+        reference_engine=data.get("reference_engine"),
+        mutants=data.get("mutants"),
+        explore=data.get("explore"),
+    )
+
+
+def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:
+    """All games under the given feature roots (default: the bundled features), by id.
+
+    A folder without a manifest, named like a known game (``rulings/ti4/``),
+    adds its feature files to that game: that is how a committee keeps its
+    own scenarios outside the bundled suite.
+    """
+    roots = roots or [bundled_features_dir()]
+    for root in roots:
+        if not root.is_dir():
+            raise CatalogFileError(f"{root}: no such folder of games; --features takes a "
+                                   "folder holding game folders (like features/)")
+    games: dict[str, Game] = {}
+    for root in roots:
+        for manifest in sorted(root.glob("*/game.yaml")):
+            game = _read_manifest(manifest)
+            if game.id in games:
+                raise CatalogFileError(
+                    f"{manifest}: game id {game.id!r} is already defined by "
+                    f"{games[game.id].folder / 'game.yaml'}; give each game folder its own id"
+                )
+            games[game.id] = game
+    for root in roots:
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            if (folder / "game.yaml").exists() or not any(folder.rglob("*.feature")):
+                continue
+            game = games.get(folder.name)
+            if game is None:
+                raise CatalogFileError(
+                    f"{folder}: feature files for an unknown game {folder.name!r}; name the "
+                    f"folder after a game ({', '.join(games)}) or add a game.yaml to it"
+                )
+            games[game.id] = dataclasses.replace(
+                game, extra_folders=(*game.extra_folders, folder))
+    return games

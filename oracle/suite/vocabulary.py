@@ -1,0 +1,155 @@
+"""The step vocabulary of a game: its step definitions, indexed once, matched one way.
+
+Why one matcher: the suite checks (is a step matched, by one definition only?), exploration
+(run a step by its text), ``rules-oracle steps`` (list them) and the tests all ask the same
+question of the same definitions; answering it in one place means they cannot disagree.
+A game's vocabulary is the shared steps (``oracle.steps.common``) plus its own module
+(``steps:`` in its ``game.yaml``); another game's steps are not in it, so two games may use
+the same phrase.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from oracle.suite.bdd import StepFunctionContext, step_definitions
+
+if TYPE_CHECKING:
+    from oracle.scenario.world import ScenarioWorld
+    from oracle.suite.games import Game
+
+COMMON_STEPS = "oracle.steps.common"
+"""The module of the steps every game shares."""
+
+
+@dataclass(frozen=True, eq=False)
+class StepDef:
+    """One step definition: which kind of step it answers, its pattern, where it lives."""
+
+    context: StepFunctionContext
+
+    @property
+    def kind(self) -> str | None:
+        """"given", "when", "then", or None for a step of any kind."""
+        return self.context.type
+
+    @property
+    def pattern(self) -> str:
+        return str(self.context.parser.name)
+
+    @property
+    def function(self) -> Callable[..., Any]:
+        return self.context.step_func
+
+    @property
+    def where(self) -> str:
+        return f"{self.function.__module__}.{self.function.__name__}"
+
+    @property
+    def doc(self) -> str:
+        """The first paragraph of the definition's docstring, on one line."""
+        text = (self.function.__doc__ or "").strip().split("\n\n")[0]
+        return " ".join(text.split())
+
+    @property
+    def human(self) -> str:
+        return humanize(self.pattern)
+
+    def answers(self, kind: str) -> bool:
+        return self.kind in (kind, None)
+
+    def matches(self, text: str) -> bool:
+        return bool(self.context.parser.is_matching(text))
+
+    def arguments(self, text: str) -> dict[str, Any]:
+        """The step's arguments parsed from ``text``, converted as the definition asks."""
+        raw = self.context.parser.parse_arguments(text) or {}
+        params = _parameters(self.function)
+        convert = self.context.converters
+        return {k: convert.get(k, lambda v: v)(v) for k, v in raw.items() if k in params}
+
+
+class Vocabulary:
+    """The step definitions of some modules, matched by kind and text."""
+
+    def __init__(self, modules: Sequence[str]) -> None:
+        self.modules = tuple(modules)
+        self.defs = tuple(StepDef(c) for c in step_definitions(self.modules))
+
+    def of_kind(self, kind: str) -> list[StepDef]:
+        return [d for d in self.defs if d.answers(kind)]
+
+    def match(self, kind: str, text: str) -> list[StepDef]:
+        """Every definition of this kind whose pattern matches ``text`` (one, normally)."""
+        return [d for d in self.of_kind(kind) if d.matches(text)]
+
+    def closest(self, kind: str, text: str, n: int = 3) -> list[str]:
+        """The steps of this kind a person most likely meant, written as a person would."""
+        candidates = sorted({d.human for d in self.of_kind(kind)})
+        return difflib.get_close_matches(text, candidates, n=n, cutoff=0.0)
+
+    def run(self, world: ScenarioWorld, kind: str, text: str) -> None:
+        """Run one step text through its definition, exactly as a feature file would."""
+        from oracle.scenario.outcomes import ScenarioError
+
+        hits = self.match(kind, text)
+        if not hits:
+            raise ScenarioError(f"no {kind} step matches {text!r}")
+        step = hits[0]
+        kwargs = step.arguments(text)
+        if "oracle_world" in _parameters(step.function):
+            kwargs["oracle_world"] = world
+        step.function(**kwargs)
+
+
+@functools.cache
+def vocabulary(modules: tuple[str, ...]) -> Vocabulary:
+    """The vocabulary of these step modules (built once per process)."""
+    return Vocabulary(modules)
+
+
+def step_modules(game: Game) -> tuple[str, ...]:
+    """The step modules a game's scenarios may use: the shared ones, then its own."""
+    return tuple(dict.fromkeys([COMMON_STEPS, *([game.steps] if game.steps else [])]))
+
+
+def vocabulary_for(game: Game) -> Vocabulary:
+    return vocabulary(step_modules(game))
+
+
+def every_step_module(games: Iterable[Game]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m for g in games for m in step_modules(g)))
+
+
+@functools.cache
+def _parameters(func: Callable[..., Any]) -> frozenset[str]:
+    return frozenset(inspect.signature(func).parameters)
+
+
+def humanize(pattern: str) -> str:
+    """A step regex as a person would write the step, for 'did you mean' lists and
+    ``rules-oracle steps``: ``<name>`` a value, ``[...]`` optional, ``(a|b)`` a choice."""
+    def group(m: re.Match[str]) -> str:
+        """A literal (or a choice of literals) stays itself; a pattern becomes <name>."""
+        body = m.group(2)
+        words = body.split("|")
+        if all(re.fullmatch(r"[\w ,'\"-]+", w) for w in words):
+            shown = body if len(words) == 1 else f"({body})"
+        else:
+            shown = f"<{m.group(1)}>"
+        return f"[{shown.strip()}] " if m.group(3) else shown
+
+    text = re.sub(r"\(\?P<(\w+)>([^()]*(?:\([^()]*\)[^()]*)*)\)(\?)?", group, pattern)
+    previous = None
+    while previous != text:  # innermost groups first
+        previous = text
+        text = re.sub(r"\(\?:((?:[^()]|\([^()?]*\))*)\)\?", r"[\1]", text)
+        text = re.sub(r"\(\?:((?:[^()]|\([^()?]*\))*)\)", r"(\1)", text)
+        text = re.sub(r"(\w)\?", r"(\1)", text)
+    return text.replace("\\", "")
