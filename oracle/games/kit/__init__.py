@@ -7,6 +7,8 @@
 - ``observe``: the ``observe`` request's viewers (player, spectator, referee);
 - ``cards``: a game's card facts read from its features folder, and looked up by name;
 - ``stack``: the being-played stack, resolved last played first;
+- ``setup``: a setup state's keys and players;
+- ``reference``: ``CardGameEngine``, the base the games' rule mixins are composed onto;
 - ``sources``: what the catalog importers share (errors, reading, writing or checking);
 - ``explore``: what the exploration models share (reading views, phrasing piles).
 
@@ -25,6 +27,7 @@ from oracle.games.kit.errors import (
     UnsupportedRequest,
 )
 from oracle.games.kit.observe import ObserveRequest
+from oracle.games.kit.reference import CardGameEngine
 from oracle.games.kit.requests import contains, count, need, not_kept, str_list
 from oracle.games.kit.stack import BeingPlayedStack
 
@@ -32,6 +35,7 @@ __all__ = [
     "JSON",
     "REFEREE",
     "BeingPlayedStack",
+    "CardGameEngine",
     "CardLookup",
     "ObserveRequest",
     "ProtocolEngine",

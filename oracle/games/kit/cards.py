@@ -13,6 +13,8 @@ import importlib.resources
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from oracle.games.kit.errors import RequestError
 from oracle.games.kit.requests import str_list
 
@@ -27,6 +29,11 @@ def read_features_file(game_dir: str, name: str) -> str:
         return resource.read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
         return (FEATURES_DIR / game_dir / name).read_text(encoding="utf-8")
+
+
+def read_card_facts(game_dir: str) -> Any:
+    """The parsed ``features/GAME_DIR/cards.yaml``: each game reads its own facts from it."""
+    return yaml.safe_load(read_features_file(game_dir, "cards.yaml"))
 
 
 class CardLookup:

@@ -16,13 +16,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from oracle.games.kit.errors import (
-    JSON,
-    Rejected,
-    Rejection,
-    RequestError,
-    UnsupportedRequest,
-)
+from oracle.games.kit.errors import JSON, Rejected, Rejection, RequestError, UnsupportedRequest
 from oracle.games.kit.requests import need
 
 # -- the engine base --------------------------------------------------------------------------

@@ -33,3 +33,13 @@ def read_players(state: JSON, build: Callable[[Any, str], Any]) -> dict[str, Any
             raise RequestError(f"player {player.name!r} is listed twice")
         players[player.name] = player
     return players
+
+
+def player_entry(raw: Any, modelled: Collection[str], where: str) -> str:
+    """Check one entry of ``state.players`` (an object of modelled keys) and return its name."""
+    if not isinstance(raw, dict):
+        raise RequestError(f"{where} must be an object, got {raw!r}")
+    unknown = set(raw) - set(modelled)
+    if unknown:
+        raise UnsupportedRequest(f"{where}: this engine does not model {sorted(unknown)}")
+    return need(raw, "name", str, where)

@@ -17,6 +17,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+#: Repository root: the sources and data live *beside* it (``../shared``), never at a fixed path.
+REPO_ROOT = Path(__file__).resolve().parents[3]
+SHARED_SOURCES = REPO_ROOT.parent / "shared" / "sources"
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
 
 class CatalogError(Exception):
     """A source disagrees with the canonical rendering, the reviewed tables, or what the

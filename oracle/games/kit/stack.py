@@ -4,8 +4,8 @@ Why shared: in both games a card (or an Action) is *being played* until every pl
 passed, another card can answer it meanwhile (TI4's Sabotage cancels, EU's Counterespionage
 counters), and when the players pass the stack unwinds from the top: a cancelled card is
 disposed of, any other resolves. That loop, and marking the card an answer targets, are the
-same code in both games; what "resolve" and "dispose" mean is each game's rules, in the hooks
-below.
+same code in both games; what "resolve" and "dispose" mean is each game's rules, in the
+methods each game names.
 """
 
 from __future__ import annotations
@@ -17,10 +17,21 @@ from oracle.games.kit.errors import JSON, Rejected, Rejection
 
 class BeingPlayedStack:
     """``act_resolve`` for a game whose state has ``being_played`` (a list, top last) and
-    ``next_seq``, and whose records have a ``seq``."""
+    ``next_seq``, and whose records have a ``seq``.
+
+    Each game names, as class attributes, the record flag that marks a card whose effect was
+    taken away and the two methods that dispose of such a card or resolve any other; they are
+    looked up by name at every resolution (like ``ACTIONS``), so a subclass that overrides one
+    of those methods (a mutant) changes what the loop does.
+    """
 
     #: What a ``resolve`` with nothing being played is told.
     NOTHING_TO_RESOLVE: ClassVar[str] = "nothing is being played"
+    #: The record attribute that is true once another card took its effect away.
+    VOID_FLAG: ClassVar[str] = ""
+    #: The method that disposes of such a record, and the one that resolves any other.
+    DISPOSE_VOID: ClassVar[str] = ""
+    RESOLVE_PLAYED: ClassVar[str] = ""
 
     def act_resolve(self: Any, action: JSON) -> None:
         """Every player passes: what is being played resolves, last played first."""
@@ -29,22 +40,10 @@ class BeingPlayedStack:
             raise Rejected(Rejection(self.NOTHING_TO_RESOLVE))
         while game.being_played:
             record = game.being_played.pop()
-            if self.is_void(record):
-                self.dispose_void(record)
+            if getattr(record, self.VOID_FLAG):
+                getattr(self, self.DISPOSE_VOID)(record)
             else:
-                self.resolve_played(record)
-
-    def is_void(self, record: Any) -> bool:
-        """Whether another card took this one's effect away (cancelled, countered)."""
-        raise NotImplementedError
-
-    def dispose_void(self, record: Any) -> None:
-        """What becomes of a card whose effect was taken away."""
-        raise NotImplementedError
-
-    def resolve_played(self, record: Any) -> None:
-        """Carry out a card (or Action) that nothing took away."""
-        raise NotImplementedError
+                getattr(self, self.RESOLVE_PLAYED)(record)
 
     def take_seq(self: Any) -> int:
         """A new play's number: records are told apart by it, answers name their target by it."""

@@ -17,7 +17,8 @@ modelled (a player without a hand starts with none).
 
 The rules are split by topic into mixins (``setup``, ``drawing``, ``decisions``, ``costs``,
 ``timing``, ``battle``, ``display``, ``characters``, ``playing``, ``effects``, ``observe``)
-composed here into ``ReferenceEngine``; the protocol plumbing comes from ``oracle.games.kit``.
+composed here into ``ReferenceEngine``; the protocol plumbing comes from
+``oracle.games.kit.CardGameEngine``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from oracle.games.eu_pop.cards import CardFact, card_facts_by_name
 from oracle.games.eu_pop.engine.battle import Battles
 from oracle.games.eu_pop.engine.characters import Characters
 from oracle.games.eu_pop.engine.costs import Costs
-from oracle.games.eu_pop.engine.decisions import Decisions
+from oracle.games.eu_pop.engine.decisions import StepC
 from oracle.games.eu_pop.engine.display import Displays
 from oracle.games.eu_pop.engine.drawing import Drawing
 from oracle.games.eu_pop.engine.effects import Effects
@@ -46,7 +47,7 @@ from oracle.games.eu_pop.engine.state import (
     rule,
 )
 from oracle.games.eu_pop.engine.timing import Timing
-from oracle.games.kit import BeingPlayedStack, CardLookup, ObserveRequest, ProtocolEngine
+from oracle.games.kit import CardGameEngine
 
 __all__ = [
     "GAME",
@@ -66,7 +67,7 @@ __all__ = [
 class ReferenceEngine(
     Setup,
     Drawing,
-    Decisions,
+    StepC,
     Costs,
     Timing,
     Battles,
@@ -75,10 +76,7 @@ class ReferenceEngine(
     Playing,
     Effects,
     Views,
-    ObserveRequest,
-    BeingPlayedStack,
-    CardLookup,
-    ProtocolEngine,
+    CardGameEngine,
 ):
     """The EU action-card rules as one protocol engine, one overridable method per rule."""
 

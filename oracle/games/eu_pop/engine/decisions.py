@@ -14,10 +14,11 @@ from oracle.games.eu_pop.engine.state import (
     Pending,
     PlayerState,
 )
-from oracle.games.kit import JSON, Rejected, Rejection, contains, not_kept, str_list
+from oracle.games.kit import JSON, Rejected, Rejection, contains, not_kept
+from oracle.games.kit.decisions import PendingDecisions
 
 
-class Decisions:
+class StepC(PendingDecisions):
     """Phase 5 Step C, pending decisions, and the answers to them."""
 
     #: 6.cards-in-hand.2: the hand size limit, checked only in Phase 5 Step C.
@@ -60,9 +61,6 @@ class Decisions:
         self.emit("must_choose", player=pending.player, decision=pending.decision,
                   count=pending.count)
 
-    def pending_for(self, name: str) -> Pending | None:
-        return next((p for p in self.g.pending if p.player == name), None)
-
     def check_not_pending(self, name: str, doing: str) -> Rejection | None:
         """A pending decision comes first: nothing else from that player meanwhile."""
         pending = self.pending_for(name)
@@ -74,17 +72,10 @@ class Decisions:
 
     def choose(self, player: PlayerState, choice: JSON) -> None:
         """Answer the player's pending decision."""
-        pending = self.pending_for(player.name)
-        if pending is None:
-            raise Rejected(Rejection(f"{player.name} has no decision to make"))
+        pending = self.owed_decision(player.name)
         rule_id = STEP_C_CHOICE if pending.source == "hand" else DISPLAY_THIRD
-        if set(choice) != {pending.decision}:
-            raise Rejected(Rejection(f"{player.name} must answer with {pending.decision!r}",
-                                     rule_id))
-        cards = str_list(choice[pending.decision], f"choice.{pending.decision}")
-        if len(cards) != pending.count:
-            raise Rejected(Rejection(f"{player.name} must {pending.decision} exactly "
-                                     f"{pending.count} card(s), not {len(cards)}", rule_id))
+        cards = self.chosen_cards(player.name, pending, choice, rule_id,
+                                  f"{player.name} must answer with {pending.decision!r}")
         if pending.source == "hand":
             if not contains(player.hand, cards):
                 raise Rejected(Rejection(f"{player.name}'s hand does not hold {cards}", rule_id))

@@ -13,17 +13,13 @@ from oracle.games.eu_pop.engine.state import PlayRecord
 class Effects:
     """Resolving and disposing of what was being played."""
 
-    def is_void(self, record: PlayRecord) -> bool:
-        """6.2.covert.2: a countered Covert Action does not resolve."""
-        return record.countered
+    #: 6.2.covert.2, 6.2.covert.3: a countered card is disposed of (``dispose_countered``);
+    #: 6.action-cards.6: any other resolves (``resolve_record``). See
+    #: ``oracle.games.kit.stack``.
+    VOID_FLAG = "countered"
+    DISPOSE_VOID = "dispose_countered"
+    RESOLVE_PLAYED = "resolve_record"
 
-    def dispose_void(self, record: PlayRecord) -> None:
-        """6.2.covert.3: what becomes of a countered card is ``dispose_countered``."""
-        self.dispose_countered(record)
-
-    def resolve_played(self, record: PlayRecord) -> None:
-        """6.action-cards.6: what nothing countered resolves through ``resolve_record``."""
-        self.resolve_record(record)
     def effect_ducats(self, record: PlayRecord) -> int:
         fact = self.facts[record.card]
         if record.action is None:

@@ -24,8 +24,8 @@ from oracle.games.eu_pop.engine.state import (
     Pile,
     PlayerState,
 )
-from oracle.games.kit import JSON, RequestError, UnsupportedRequest, count, need, str_list
-from oracle.games.kit.setup import check_state_keys, read_players
+from oracle.games.kit import JSON, RequestError, count, str_list
+from oracle.games.kit.setup import check_state_keys, player_entry, read_players
 
 
 class Setup:
@@ -99,12 +99,7 @@ class Setup:
     def _build_player(self, raw: Any, where: str) -> PlayerState:
         """One player of the state: hand, Monarch Power, Ducats, reductions, display,
         characters (3 of each power and 15 Ducats unless the state says)."""
-        if not isinstance(raw, dict):
-            raise RequestError(f"{where} must be an object, got {raw!r}")
-        unknown = set(raw) - PLAYER_KEYS
-        if unknown:
-            raise UnsupportedRequest(f"{where}: this engine does not model {sorted(unknown)}")
-        name = need(raw, "name", str, where)
+        name = player_entry(raw, PLAYER_KEYS, where)
         power = {deck: self.STARTING_POWER for deck in DECKS}
         for deck, n in dict(raw.get("power", {})).items():
             if deck not in DECKS:

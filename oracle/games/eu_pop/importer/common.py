@@ -6,11 +6,10 @@ the reader, the mapping and the catalog.
 
 from __future__ import annotations
 
-from pathlib import Path
+from oracle.games.kit.sources import REPO_ROOT, SHARED_SOURCES
 
-#: Repository root: the sources live *beside* it (``../shared/sources``), never at a fixed path.
-REPO_ROOT = Path(__file__).resolve().parents[4]
-DEFAULT_SOURCES = REPO_ROOT.parent / "shared" / "sources"
+#: The sources live *beside* the repository (``../shared/sources``), never at a fixed path.
+DEFAULT_SOURCES = SHARED_SOURCES
 DEFAULT_OUT = REPO_ROOT / "features" / "eu-pop"
 
 GAME = "eu-pop"

@@ -8,8 +8,8 @@ id it implements; a mutant is a subclass that overrides one of them by name.
 
 The rules are split by topic into mixins (``setup``, ``drawing``, ``decisions``, ``turns``,
 ``playing``, ``targets``, ``effects``, ``observe``) composed here into ``ReferenceEngine``;
-the protocol plumbing comes from ``oracle.games.kit``. ``handle`` takes one request dict and
-returns one reply dict, and never raises. A rejected action changes nothing: every
+the protocol plumbing comes from ``oracle.games.kit.CardGameEngine``. ``handle`` takes one
+request dict and returns one reply dict, and never raises. A rejected action changes nothing: every
 ``act``/``choose`` works on the live state after taking a snapshot, and a rejection (or an
 internal error) puts the snapshot back, so even a mutant that validates too late cannot leak a
 half-done change.
@@ -17,9 +17,9 @@ half-done change.
 
 from __future__ import annotations
 
-from oracle.games.kit import BeingPlayedStack, CardLookup, ObserveRequest, ProtocolEngine
+from oracle.games.kit import CardGameEngine
 from oracle.games.ti4.cards import CARD_MODELS, CardFact, CardModel, card_facts_by_name
-from oracle.games.ti4.engine.decisions import Decisions
+from oracle.games.ti4.engine.decisions import HandLimit
 from oracle.games.ti4.engine.drawing import Drawing
 from oracle.games.ti4.engine.effects import Effects
 from oracle.games.ti4.engine.observe import Views
@@ -53,16 +53,13 @@ __all__ = [
 class ReferenceEngine(
     Setup,
     Drawing,
-    Decisions,
+    HandLimit,
     TurnActions,
     Playing,
     Targets,
     Effects,
     Views,
-    ObserveRequest,
-    BeingPlayedStack,
-    CardLookup,
-    ProtocolEngine,
+    CardGameEngine,
 ):
     """The TI4 action-card rules as one protocol engine, one overridable method per rule."""
 

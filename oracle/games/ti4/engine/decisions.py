@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from oracle.games.kit import JSON, Rejected, Rejection, not_kept
 from oracle.games.kit import contains as _contains
-from oracle.games.kit import str_list as _str_list
+from oracle.games.kit.decisions import PendingDecisions
 from oracle.games.ti4.cards import CardFact
 from oracle.games.ti4.engine.state import (
     RULE_2_4,
@@ -23,7 +23,7 @@ from oracle.games.ti4.engine.state import (
 )
 
 
-class Decisions:
+class HandLimit(PendingDecisions):
     """The hand limit, pending decisions, and the answers to them."""
 
     #: ti4:2.4: a hand holds at most seven action cards.
@@ -49,9 +49,6 @@ class Decisions:
     def add_pending(self, name: str, decision: str, count: int) -> None:
         self.g.pending.append(Pending(name, decision, count))
         self.emit("must_choose", player=name, decision=decision, count=count)
-
-    def pending_for(self, name: str) -> Pending | None:
-        return next((p for p in self.g.pending if p.player == name), None)
 
     def check_not_pending(self, name: str, doing: str) -> Rejection | None:
         """ti4:note-10 / ti4:note-5.2: a pending discard comes first; nothing else meanwhile."""
@@ -80,26 +77,12 @@ class Decisions:
 
     def choose(self, player: PlayerState, choice: JSON) -> None:
         """Answer the player's pending decision, then let a paused dealing continue."""
-        pending = self.pending_for(player.name)
-        if pending is None:
-            raise Rejected(Rejection(f"{player.name} has no decision to make"))
+        pending = self.owed_decision(player.name)
         rule = RULE_2_4 if pending.decision == "keep" else RULE_NOTE_5_2
-        if set(choice) != {pending.decision}:
-            raise Rejected(
-                Rejection(
-                    f"{player.name} must answer with {pending.decision!r}, got {sorted(choice)}",
-                    rule,
-                )
-            )
-        cards = _str_list(choice[pending.decision], f"choice.{pending.decision}")
-        if len(cards) != pending.count:
-            raise Rejected(
-                Rejection(
-                    f"{player.name} must {pending.decision} exactly {pending.count} card(s), "
-                    f"not {len(cards)}",
-                    rule,
-                )
-            )
+        cards = self.chosen_cards(
+            player.name, pending, choice, rule,
+            f"{player.name} must answer with {pending.decision!r}, got {sorted(choice)}",
+        )
         if not _contains(player.hand, cards):
             raise Rejected(Rejection(f"{player.name}'s hand does not hold {cards}", rule))
         self.g.pending.remove(pending)

@@ -33,6 +33,11 @@ class Playing:
 
     #: What a ``resolve`` with nothing being played is told (ti4:2.7).
     NOTHING_TO_RESOLVE = "no card is being played"
+    #: ti4:2.8: a card cancelled by a Sabotage is disposed of (``dispose_cancelled``);
+    #: ti4:2.7: any other resolves (``resolve_card``). See ``oracle.games.kit.stack``.
+    VOID_FLAG = "cancelled"
+    DISPOSE_VOID = "dispose_cancelled"
+    RESOLVE_PLAYED = "resolve_card"
 
     def model(self, card: str) -> CardModel | None:
         """The structured effect of ``card``, if the engine models one."""
@@ -233,17 +238,6 @@ class Playing:
         game.being_played.append(record)
         self.emit("playing", player=player.name, card=fact.name, targets=targets)
 
-    def is_void(self, record: PlayRecord) -> bool:
-        """ti4:2.8: a card cancelled by a Sabotage does not resolve."""
-        return record.cancelled
-
-    def dispose_void(self, record: PlayRecord) -> None:
-        """ti4:2.8: what becomes of a cancelled card is ``dispose_cancelled``."""
-        self.dispose_cancelled(record)
-
-    def resolve_played(self, record: PlayRecord) -> None:
-        """ti4:2.7: a card nothing cancelled resolves through ``resolve_card``."""
-        self.resolve_card(record)
     def resolve_card(self, record: PlayRecord) -> None:
         """ti4:2.7: resolve the ability, then discard the card; it counts as played."""
         method = self.EFFECTS.get(record.card)

@@ -15,7 +15,7 @@ from oracle.games.kit import JSON, RequestError, UnsupportedRequest
 from oracle.games.kit import count as _count
 from oracle.games.kit import need as _need
 from oracle.games.kit import str_list as _str_list
-from oracle.games.kit.setup import check_state_keys, read_players
+from oracle.games.kit.setup import check_state_keys, player_entry, read_players
 from oracle.games.ti4.cards import UNIT_TYPES, full_deck, normalise_unit_type
 from oracle.games.ti4.engine.state import (
     ACTION_DECK,
@@ -142,12 +142,7 @@ class Setup:
         return draw, discard
     def _build_player(self, raw: Any, where: str) -> PlayerState:
         """One player of the state: faction, technologies, tokens, trade goods, hand."""
-        if not isinstance(raw, dict):
-            raise RequestError(f"{where} must be an object, got {raw!r}")
-        unknown = set(raw) - PLAYER_KEYS
-        if unknown:
-            raise UnsupportedRequest(f"{where}: this engine does not model {sorted(unknown)}")
-        name = _need(raw, "name", str, where)
+        name = player_entry(raw, PLAYER_KEYS, where)
         faction = raw.get("faction")
         if faction is not None and not isinstance(faction, str):
             raise RequestError(f"{where}.faction must be a string, got {faction!r}")

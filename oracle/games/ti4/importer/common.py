@@ -12,12 +12,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.games.kit.sources import collapse, read_source, sha256_of
+from oracle.games.kit.sources import (
+    REPO_ROOT,
+    SHARED_DATA,
+    SHARED_SOURCES,
+    collapse,
+    read_source,
+    sha256_of,
+)
 
-#: Repository root: the sources and data live *beside* it (``../shared``), never at a fixed path.
-REPO_ROOT = Path(__file__).resolve().parents[4]
-DEFAULT_SOURCES = REPO_ROOT.parent / "shared" / "sources"
-DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data"
+DEFAULT_SOURCES = SHARED_SOURCES
+DEFAULT_DATA = SHARED_DATA
 DEFAULT_OUT = REPO_ROOT / "features" / "ti4"
 
 GAME = "ti4"
