@@ -66,11 +66,13 @@ class Battles:
         return None
 
     def record_battle_use(self, name: str, what: str) -> None:
+        """6.2.battle.3: remember that the player's side used ``what`` this Round of Battle."""
         battle = self.g.battle
         assert battle is not None
         battle.used.add((self.battle_use_key(name), what))
 
     def check_battle_action(self, name: str, what: str) -> Rejection | None:
+        """6.2.battle.1-3: the moment, the involvement and the once-per-side checks, in order."""
         for check in (self.check_battle_moment, self.check_battle_involvement,
                       self.check_battle_once):
             rejection = check(name, what)
@@ -114,6 +116,8 @@ class Battles:
         battle.used.clear()
 
     def check_battle(self) -> Battle:
+        """The Battle the Battle actions move on, or rejected: there is none, or a card is
+        being played."""
         battle = self.g.battle
         if battle is None:
             raise Rejected(Rejection("no Battle is being fought"))

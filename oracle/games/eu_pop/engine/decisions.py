@@ -57,6 +57,7 @@ class StepC(PendingDecisions):
         self.emit("discarded", player=player.name, cards=gone)
 
     def add_pending(self, pending: Pending) -> None:
+        """Wait for ``pending.player``'s decision; nothing else from them until they answer."""
         self.g.pending.append(pending)
         self.emit("must_choose", player=pending.player, decision=pending.decision,
                   count=pending.count)

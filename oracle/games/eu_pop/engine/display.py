@@ -47,9 +47,11 @@ class Displays:
         self.add_pending(Pending(player.name, "discard", extra, "display", older))
 
     def display_of(self, player: PlayerState, card: str) -> Display:
+        """The Display Card ``card`` in ``player``'s display (it must be there)."""
         return next(d for d in player.display if d.card == card)
 
     def discard_display(self, player: PlayerState, display: Display) -> None:
+        """Take a Display Card out of play onto its deck's discard pile."""
         player.display.remove(display)
         self.discard_card(display.card)
         self.emit("display_discarded", player=player.name, card=display.card)

@@ -21,6 +21,7 @@ class Effects:
     RESOLVE_PLAYED = "resolve_record"
 
     def effect_ducats(self, record: PlayRecord) -> int:
+        """The Ducats a card (or an Action on it) gives when it resolves: its stand-in effect."""
         fact = self.facts[record.card]
         if record.action is None:
             return fact.effect_ducats

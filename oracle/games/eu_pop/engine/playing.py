@@ -28,6 +28,7 @@ class Playing:
     """Plays and uses, and Counterespionage."""
 
     def parse_targets(self, raw: Any) -> JSON:
+        """Check the shape of ``targets`` (shape errors are a broken scenario, not a rule)."""
         if raw is None:
             return {}
         if not isinstance(raw, dict) or set(raw) - {"card", "dice"}:
@@ -49,6 +50,7 @@ class Playing:
         return record.covert and not record.countered
 
     def counter_target(self, targets: JSON) -> PlayRecord | None:
+        """What a Counterespionage answers: the named card or Action, else the latest play."""
         wanted = targets.get("card")
         for record in reversed(self.g.being_played):
             if wanted is None or wanted in (record.card, record.action):
@@ -67,6 +69,8 @@ class Playing:
 
     def check_timing(self, player: PlayerState, kinds: frozenset[str], what: str,
                      takes_turn: bool, rule_id: str) -> Rejection | None:
+        """When a card or Action may be played: a Battle Action's moment, a Reaction any time,
+        else a Turn."""
         if self.is_battle_action(kinds):
             return self.check_battle_action(player.name, what)
         if not takes_turn:

@@ -17,6 +17,7 @@ class Timing:
 
     @staticmethod
     def is_display(fact: CardFact) -> bool:
+        """6.2.display.1: marked as a Display Card."""
         return "display" in fact.kinds
 
     def is_battle_action(self, kinds: frozenset[str]) -> bool:

@@ -47,6 +47,7 @@ class HandLimit(PendingDecisions):
             self.add_pending(player.name, "keep", max(0, self.hand_limit(player)))
 
     def add_pending(self, name: str, decision: str, count: int) -> None:
+        """Wait for ``name``'s decision; nothing else from them until they answer."""
         self.g.pending.append(Pending(name, decision, count))
         self.emit("must_choose", player=name, decision=decision, count=count)
 

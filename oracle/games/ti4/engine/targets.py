@@ -36,9 +36,11 @@ class Targets:
         return owner != name or not self.is_offensive(card)
 
     def find_unit(self, uid: str) -> JSON | None:
+        """The unit with id ``uid`` on the board, if any."""
         return next((u for u in self.g.units if u["id"] == uid), None)
 
     def unit_fits(self, model: CardModel, unit: JSON) -> bool:
+        """Whether the card can target a unit of this type (its model's unit types)."""
         return normalise_unit_type(unit["type"]) in model.unit_types
 
     def eligible_units(self, name: str, model: CardModel) -> list[JSON]:
