@@ -7,13 +7,8 @@ check waits for Step C (4.5.c), and a third Display Card leaves a decision of it
 
 from __future__ import annotations
 
-from oracle.games.eu_pop.engine.state import (
-    DISPLAY_THIRD,
-    HAND_LIMIT,
-    STEP_C_CHOICE,
-    Pending,
-    PlayerState,
-)
+from oracle.games.eu_pop.engine.state import DISPLAY_THIRD, STEP_C_CHOICE, Pending, PlayerState
+from oracle.games.eu_pop.engine.state import HAND_LIMIT as HAND_LIMIT_RULE
 from oracle.games.kit import JSON, Rejected, Rejection, contains, not_kept
 from oracle.games.kit.decisions import PendingDecisions
 
@@ -40,7 +35,7 @@ class StepC(PendingDecisions):
         game = self.g
         if game.phase != "cleanup":
             raise Rejected(Rejection("the hand limit is checked in Phase 5 (Cleanup), Step C",
-                                     HAND_LIMIT))
+                                     HAND_LIMIT_RULE))
         if game.pending:
             raise Rejected(Rejection("a decision is still pending"))
         for name in self.players_in_step_c():
