@@ -55,7 +55,10 @@ class FeatureFile(pytest.Module):
         for name in step_modules(game) if game else ():
             for fixture, value in step_fixtures(importlib.import_module(name)).items():
                 setattr(module, fixture, value)
+        run = self.config.stash[run_key]
         for scenario in read_feature(path).scenarios:
+            if run.retired(scenario):
+                continue  # an official ruling retired it: shown in reports, never run
             test = scenario_test(path, scenario.name, _finish)
             for test_name in python_names(scenario.name):
                 if not hasattr(module, test_name):

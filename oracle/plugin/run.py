@@ -26,8 +26,10 @@ from oracle.report.formats import file_formats, formats
 from oracle.report.formats.table import render_table
 from oracle.report.model import USER_PROPERTY
 from oracle.suite.catalog import CatalogFileError
+from oracle.suite.features import ScenarioDoc
 from oracle.suite.games import Game, bundled_features_dir, discover_games
-from oracle.suite.lint import lint_games
+from oracle.suite.lint import check_suite, read_suite
+from oracle.suite.rulings import Ruling, Rulings
 
 run_key = pytest.StashKey["OracleRun"]()
 
@@ -54,6 +56,9 @@ class OracleRun:
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
     report: Report | None = None
+    #: The committee's rulings among the run's scenarios (read on every process: a worker
+    #: needs them to tell a probe, the controller to report them).
+    rulings: Rulings = field(default_factory=Rulings)
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> OracleRun | None:
@@ -70,9 +75,11 @@ class OracleRun:
             spec = EngineSpec.parse(values["engine"])
             games = discover_games(roots)
             spec.engine_kind.check(spec, games)
+            _, rulings, _ = read_suite(games.values(), games)
             run = cls(
                 spec=spec, games=games, roots=roots, seed=values["seed"],
-                selected=_selected_rules(values["rule"], games),
+                selected=_selected_rules(values["rule"], games, rulings),
+                rulings=rulings,
                 outputs={f.name: Path(values[f.name]) for f in file_formats()
                          if values.get(f.name)},
                 is_worker=hasattr(config, "workerinput"),
@@ -85,7 +92,8 @@ class OracleRun:
             if values["expectations"]:
                 run.expectations = load_expectations(
                     Path(values["expectations"]),
-                    [i for g in games.values() for i in g.catalog.ids()])
+                    [i for g in games.values() for i in g.catalog.ids()]
+                    + sorted(rulings.added_ids()))
         except (EngineSpecError, CatalogFileError, ExpectationsError) as exc:
             raise pytest.UsageError(str(exc)) from exc
         return run
@@ -111,6 +119,15 @@ class OracleRun:
         """A per-scenario seed: stable across runs and xdist workers, changed by --seed."""
         return zlib.crc32(f"{self.seed}:{game}:{name}".encode())
 
+    def ruling_of(self, path: Path, name: str) -> Ruling | None:
+        """The ruling a scenario (feature file, name) belongs to, if any."""
+        return self.rulings.of_test(path, name)
+
+    def retired(self, scenario: ScenarioDoc) -> bool:
+        """Whether an official ruling retires (or replaces) this scenario: it does not run."""
+        game = self.game_of(scenario.path)
+        return game is not None and self.rulings.retired(scenario, game.id) is not None
+
     def game_of(self, path: Path) -> Game | None:
         """The game whose folders hold a feature file."""
         for game in self.games.values():
@@ -119,10 +136,13 @@ class OracleRun:
         return None
 
     def short_path(self, path: Path) -> str:
+        """A bundled feature file as GAME/FILE, another one relative to the current folder
+        when it is under it (a committee's folder), else in full."""
         for game in self.games.values():
             if path.is_relative_to(game.folder.parent):
                 return str(path.relative_to(game.folder.parent))
-        return str(path)
+        here = Path.cwd()
+        return str(path.relative_to(here)) if path.is_relative_to(here) else str(path)
 
     def header(self) -> str:
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
@@ -134,7 +154,9 @@ class OracleRun:
         """Refuse, before anything runs, a suite that would lose a rule silently."""
         if self.is_worker:
             return
-        problems, _ = lint_games(self.games.values(), self.games)
+        checked = check_suite(self.games.values(), self.games)
+        self.rulings = checked.rulings
+        problems = checked.problems
         if problems:
             listing = "\n".join(str(p) for p in problems)
             raise pytest.UsageError(
@@ -156,7 +178,8 @@ class OracleRun:
         engine = {"spec": str(self.spec), "seed": self.seed, "games": self.engines}
         known = {e.rule for e in self.expectations.entries
                  if e.rule and e.scenario is None} if self.expectations else set()
-        self.report = build_report(catalogs, self.verdicts, engine, self.selected, known)
+        self.report = build_report(catalogs, self.verdicts, engine, self.selected, known,
+                                   self.rulings, self.short_path)
         return self.report
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -200,10 +223,12 @@ def _strict(wanted: bool) -> bool:
     return bool(wanted)
 
 
-def _selected_rules(wanted: list[str], games: dict[str, Game]) -> set[str] | None:
+def _selected_rules(wanted: list[str], games: dict[str, Game], rulings: Rulings
+                    ) -> set[str] | None:
     if not wanted:
         return None
     every = [rid for g in games.values() for rid in g.catalog.ids()]
+    every += sorted(rulings.added_ids())
     selected: set[str] = set()
     for text in wanted:
         hits = [rid for rid in every

@@ -57,9 +57,21 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
            report: pytest.TestReport) -> None:
     """Put the scenario's verdict on its call report (or on a setup that failed)."""
     if call.when == "call" or (call.when == "setup" and not report.passed):
-        verdict = expected(run, report, make_verdict(run, item, call))
+        verdict = make_verdict(run, item, call)
+        verdict = probed(report, verdict) if verdict.probe else expected(run, report, verdict)
         report.user_properties = [*report.user_properties,
                                   (USER_PROPERTY, json.dumps(verdict.to_json()))]
+
+
+def probed(report: pytest.TestReport, verdict: ScenarioVerdict) -> ScenarioVerdict:
+    """A probe (a pending, disputed or superseded ruling's scenario) never fails the run:
+    pytest is told it is an expected failure, and the verdict keeps what happened (``fail``:
+    the engine disagrees with the ruling), for the ruling's row."""
+    if report.failed:
+        why = (f"probe: ruling {verdict.ruling} is not official, so the engine's "
+               f"{verdict.status} here fails nothing")
+        report.outcome, report.wasxfail = "skipped", why  # type: ignore[attr-defined]
+    return verdict
 
 
 def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
@@ -84,6 +96,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
                            f"so this scenario's own check could not be trusted: {message}")
         if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
+    ruling = run.ruling_of(path, name)
     engine: dict[str, Any] = {}
     if world is not None:
         info = world.client.info()
@@ -93,6 +106,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         location=f"{run.short_path(path)}:{line}", message=message, duration=call.duration,
         engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
         choices=tuple(world.cards.choices) if world is not None else (),
+        ruling=ruling.id if ruling else None, probe=bool(ruling and ruling.probe),
     )
 
 
@@ -139,6 +153,7 @@ def reproduce(run: OracleRun, rules: list[str], item: pytest.Item,
              f"--seed {run.seed} "
              + (f"--timeout {run.timeout:g} " if run.timeout != DEFAULT_TIMEOUT else "")
              + ("--strict-protocol " if run.strict else "")
+             + "".join(f"--features {shlex.quote(str(r))} " for r in run.roots[1:])
              + f"--rule {rules[0]} -k {item.name!r}"]
     if world is not None and world.client.transcript:
         lines.append("last exchanges with the engine:")

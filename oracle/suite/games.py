@@ -14,11 +14,14 @@ import importlib
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
+
+if TYPE_CHECKING:
+    from oracle.suite.facts import Facts
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,8 @@ class Game:
     plays_file: str | None = None
     #: Refuse scenarios that expect a rejection without a twin (``twins: required``).
     twins_required: bool = False
+    #: A YAML file of what scenarios may name, by kind (``oracle.suite.facts``).
+    facts_file: str | None = None
 
     @functools.cached_property
     def catalog(self) -> Catalog:
@@ -57,6 +62,13 @@ class Game:
             return {}
         data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
         return dict(data.get("decks", {}))
+
+    @functools.cached_property
+    def facts(self) -> Facts:
+        """What this game's scenarios may name (cards, decks, windows, laws, ...)."""
+        from oracle.suite.facts import load_facts
+
+        return load_facts(self)
 
     def concept_rule(self, concept: str) -> str | None:
         """The rule id (``game:id``) that states a concept, or None if the game has none."""
@@ -128,6 +140,7 @@ def _read_manifest(path: Path) -> Game:
         diagnostics=data.get("diagnostics"),
         plays_file=data.get("plays"),
         twins_required=data.get("twins") == "required",
+        facts_file=data.get("facts"),
     )
 
 
