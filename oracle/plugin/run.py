@@ -27,7 +27,7 @@ from oracle.report.formats.table import render_table
 from oracle.report.model import USER_PROPERTY
 from oracle.suite.catalog import CatalogFileError
 from oracle.suite.features import ScenarioDoc
-from oracle.suite.games import Game, bundled_features_dir, discover_games
+from oracle.suite.games import Game, bundled_features_dir, discover_games, features_note
 from oracle.suite.lint import check_suite, read_suite
 from oracle.suite.rulings import Ruling, Rulings
 
@@ -56,6 +56,9 @@ class OracleRun:
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
     report: Report | None = None
+    #: Where the bundled features come from, when that is worth saying (a checkout's, and
+    #: the installed copy differs): shown in the header and the summary.
+    features_note: str = ""
     #: The committee's rulings among the run's scenarios (read on every process: a worker
     #: needs them to tell a probe, the controller to report them).
     rulings: Rulings = field(default_factory=Rulings)
@@ -70,6 +73,7 @@ class OracleRun:
         values = run_options.read(config)
         if not values["engine"]:
             return None
+        note = features_note()
         roots = [bundled_features_dir(), *(Path(d).resolve() for d in values["features"])]
         try:
             spec = EngineSpec.parse(values["engine"])
@@ -79,7 +83,7 @@ class OracleRun:
             run = cls(
                 spec=spec, games=games, roots=roots, seed=values["seed"],
                 selected=_selected_rules(values["rule"], games, rulings),
-                rulings=rulings,
+                rulings=rulings, features_note=note,
                 outputs={f.name: Path(values[f.name]) for f in file_formats()
                          if values.get(f.name)},
                 is_worker=hasattr(config, "workerinput"),
@@ -145,8 +149,9 @@ class OracleRun:
         return str(path.relative_to(here)) if path.is_relative_to(here) else str(path)
 
     def header(self) -> str:
+        note = f"\nrules-oracle: {self.features_note}" if self.features_note else ""
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
-                f"{self.seed} ({time.strftime('%Y-%m-%d')})")
+                f"{self.seed} ({time.strftime('%Y-%m-%d')}){note}")
 
     # -- hooks (registered as a plugin) -------------------------------------------------------
 
@@ -188,6 +193,8 @@ class OracleRun:
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
         terminalreporter.line(render_table(report, terminalreporter._tw.fullwidth))
+        if self.features_note:
+            terminalreporter.line(self.features_note)
         stale = [r.id for r in report.rules if r.status == Status.XPASS]
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"
