@@ -1,7 +1,7 @@
 """The protocol's JSON Schemas against the docs, the reference engine and ``parse_reply``.
 
-Why: the schemas in ``oracle/protocol/schemas/v1/`` are the contract, the docs explain it and the code
-implements it; three descriptions of one thing drift apart unless something checks them
+Why: the schemas in ``oracle/protocol/schemas/v1/`` are the contract, the docs explain it and
+the code implements it; three descriptions of one thing drift apart unless something checks them
 against each other. So every example in ``docs/protocol.md`` must validate (and the page must
 show every request and reply kind), the bundled engine's replies to a real session must
 validate, and ``parse_reply`` must turn anything at all into a typed reply or a
@@ -79,7 +79,8 @@ def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
 
 
 def test_loader_finds_every_schema_by_either_name() -> None:
-    assert schemas.schema_names() == ["reply", "report", "request", "view"]
+    assert schemas.schema_names() == ["matrix", "reply", "report", "request",
+                                      "view"]
     assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
     with pytest.raises(FileNotFoundError, match="request"):
         schemas.load_schema("nope")

@@ -1,5 +1,6 @@
 """``rules-oracle``: the command engine developers put in CI.
 
+``rules-oracle matrix`` runs several engines and tabulates them (``oracle.cli.matrix``).
 ``rules-oracle run`` is pytest with the oracle turned on and nothing of the current
 directory's pytest configuration in the way: the bundled features, the chosen engine, the
 per-rule table. Its options are the pytest plugin's, generated from one table
@@ -73,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     smoke_options = options.by_name()
     for name in ("engine", "timeout", "features"):
         smoke_options[name].add_to_cli(smoke)
+    from oracle.cli import matrix
+
+    matrix.add_parser(sub)
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
     return parser
@@ -161,6 +165,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return selftest_main(ns.json, ns.features, ns.game)
     if ns.command == "smoke":
         return run_smoke(ns)
+    if ns.command == "matrix":
+        from oracle.cli.matrix import main as matrix_main
+
+        return matrix_main(ns)
     try:
         EngineSpec.parse(ns.oracle_engine)
     except EngineSpecError as exc:
