@@ -169,8 +169,9 @@ def _matrix_table(matrix: Matrix) -> str:
             f"<td>{badge(cell.status, row_link(ci, col, row.id))}</td>"
             for ci, (col, cell) in enumerate(zip(matrix.columns, cells, strict=True), 1))
         attrs = row_attrs([c.status for c in cells], row.game, f"{row.id} {row.text}")
-        lines.append(f'<tr {attrs}><th><code class="id">{esc(row.id)}</code></th>{tds}'
-                     f'<td class="text">{esc(row.text)}</td></tr>')
+        lines.append(f'<tr id="{esc("m/" + row.id)}" {attrs}><th><code class="id">'
+                     f'{esc(row.id)}</code></th>{tds}<td class="text">{esc(row.text)}</td>'
+                     "</tr>")
     return (f'<table class="matrix"><thead><tr><th>rule</th>{head}<th>text</th></tr></thead>'
             f"<tbody>{''.join(lines)}</tbody></table>")
 

@@ -43,7 +43,7 @@ a.st:hover{outline:2px solid #0969da}
 .st-blocked{background:#fbefff;color:#6e40c9}.st-interrupted{background:#ffe2cc;color:#762c00}
 dl.engine{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem;margin:.4rem 0}
 dl.engine dt{font-weight:600}dl.engine dd{margin:0}
-summary code.id{display:inline-block;min-width:13em}
+summary code.id{display:inline-block;min-width:15em}
 details{margin:.15rem 0}summary{cursor:pointer}
 details.rule,details.engine{border:1px solid var(--line);border-radius:4px;padding:.2rem .5rem}
 details.rule>summary>.text{color:var(--mute)}
@@ -55,6 +55,7 @@ li.req{color:#0550ae}li.rep{color:#116329}
 #filters{display:flex;flex-wrap:wrap;gap:.3rem 1rem;align-items:center;padding:.5rem;
 background:var(--bg2);border:1px solid var(--line);border-radius:4px;margin:.5rem 0}
 #filters label{white-space:nowrap}
+table.matrix th code.id{white-space:nowrap}
 table.matrix td.text{color:var(--mute);min-width:18rem}
 table.matrix th small{font-weight:400;color:var(--mute);display:block;max-width:12rem;
 overflow-wrap:anywhere}
