@@ -123,6 +123,22 @@ def test_engine_text_cannot_inject_markup(render):
     assert esc(HOSTILE) in page
 
 
+def test_a_blocked_scenario_links_the_rule_charged_and_back():
+    blocked = ScenarioResult("draws then plays", Status.BLOCKED, "t.feature:9",
+                             "line 3: Given ...\nthe draw went wrong", blocked_by="ti4:2.1")
+    charged = ScenarioResult("draws then plays", Status.FAIL, "t.feature:9",
+                             "line 3: Given ...\nthe draw went wrong",
+                             charged_from=("ti4:2.7",))
+    report = Report({"spec": "x"}, (RuleResult("ti4:2.1", Status.FAIL, "draw", (charged,)),
+                                    RuleResult("ti4:2.7", Status.BLOCKED, "play", (blocked,))))
+    page = render_html(report)
+    assert ('blocked by <a href="#r/ti4:2.1"><code>ti4:2.1</code></a>, which is charged'
+            in page)
+    assert 'charged here from the scenario of <a href="#r/ti4:2.7">' in page
+    ids = {a.get("id") for _, a in tags_of(page)}
+    assert {"r/ti4:2.1", "r/ti4:2.7"} <= ids
+
+
 def test_every_status_has_a_style_and_an_unknown_one_is_shown_as_text():
     from oracle.report.formats.htmlpage import CSS
 

@@ -93,9 +93,24 @@ def _message(text: str) -> str:
     return f'<div class="msg">{"".join(out)}</div>'
 
 
-def _scenario(s: ScenarioResult, anchor: str) -> str:
+def _chain(s: ScenarioResult, prefix: str) -> str:
+    """Which rule blocked the scenario, or which rules' scenario is charged here, linked."""
+    def link(rule_id: str) -> str:
+        return f'<a href="{href(prefix + rule_id)}"><code>{esc(rule_id)}</code></a>'
+
+    out = []
+    if s.blocked_by:
+        out.append(f'<span class="chain">blocked by {link(s.blocked_by)}, which is charged'
+                   "</span>")
+    if s.charged_from:
+        out.append('<span class="chain">charged here from the scenario of '
+                   f"{', '.join(link(r) for r in s.charged_from)}</span>")
+    return " ".join(out)
+
+
+def _scenario(s: ScenarioResult, anchor: str, prefix: str) -> str:
     head = (f"{badge(s.status)} {esc(s.name)} <span class=\"loc\">{esc(s.location)}</span> "
-            f'<span class="dur">{s.duration:.2f} s</span>')
+            f'<span class="dur">{s.duration:.2f} s</span> {_chain(s, prefix)}')
     if not s.message:
         return f'<li id="{esc(anchor)}">{head}</li>'
     opened = " open" if s.status in FAILING else ""
@@ -103,8 +118,9 @@ def _scenario(s: ScenarioResult, anchor: str) -> str:
             f"</summary>{_message(s.message)}</details></li>")
 
 
-def _rule(r: RuleResult, anchor: str, filterable: bool) -> str:
+def _rule(r: RuleResult, prefix: str, filterable: bool) -> str:
     """A rule as ``<details>``: summary line, reason, then its scenarios."""
+    anchor = prefix + r.id
     attrs = " " + row_attrs([r.status], _game(r.id), f"{r.id} {r.text}") if filterable else ""
     opened = " open" if r.status in FAILING and filterable else ""
     tally = _counts([str(s.status) for s in r.scenarios])
@@ -112,7 +128,8 @@ def _rule(r: RuleResult, anchor: str, filterable: bool) -> str:
     body = f'<p class="reason mute">{esc(r.reason)}</p>' if r.reason else ""
     if r.scenarios:
         body += '<ul class="scenarios">' + "".join(
-            _scenario(s, f"{anchor}/s{k}") for k, s in enumerate(r.scenarios, 1)) + "</ul>"
+            _scenario(s, f"{anchor}/s{k}", prefix) for k, s in enumerate(r.scenarios, 1)
+        ) + "</ul>"
     return (f'<details class="rule" id="{esc(anchor)}"{attrs}{opened}><summary>'
             f'<code class="id">{esc(r.id)}</code> {badge(r.status)} '
             f'<span class="mute">{counts}</span> <span class="text">{esc(r.text)}</span>'
@@ -120,7 +137,7 @@ def _rule(r: RuleResult, anchor: str, filterable: bool) -> str:
 
 
 def _rules(report: Report, prefix: str, filterable: bool) -> str:
-    return "".join(_rule(r, prefix + r.id, filterable) for r in report.rules)
+    return "".join(_rule(r, prefix, filterable) for r in report.rules)
 
 
 def render_html(report: Report) -> str:

@@ -48,6 +48,7 @@ details{margin:.15rem 0}summary{cursor:pointer}
 details.rule,details.engine{border:1px solid var(--line);border-radius:4px;padding:.2rem .5rem}
 details.rule>summary>.text{color:var(--mute)}
 .scenarios{list-style:none;padding-left:1rem;margin:.3rem 0}
+.chain{color:#6e40c9;font-size:.92em}
 .msg{margin:.2rem 0 .6rem 1.2rem}.step{font-weight:600}
 ol.exchanges{padding-left:1.2rem;margin:.2rem 0}
 ol.exchanges li{font-family:ui-monospace,monospace;font-size:12px;overflow-wrap:anywhere}

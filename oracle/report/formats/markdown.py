@@ -7,7 +7,7 @@ import textwrap
 from oracle.report.formats import Format
 from oracle.report.formats.table import counts, engine_line
 from oracle.report.matrix import EngineColumn, Matrix, RuleRow, matrix_counts
-from oracle.report.model import FAILING, Report, RuleResult, Status
+from oracle.report.model import FAILING, Report, RuleResult, ScenarioResult, Status
 
 #: Cells that say nothing engine-specific beyond their status: no link to a message.
 QUIET = frozenset({Status.PASS, Status.UNTESTABLE, Status.UNCOVERED})
@@ -45,6 +45,12 @@ def render_markdown(report: Report) -> str:
         for r, s in problems:
             out.append(f"- `{r.id}` {s.status}: **{s.name}** (`{s.location}`): "
                        f"{_first_lines(s.message)}")
+    blocked = [(r, s) for r in report.rules for s in r.scenarios if s.status == Status.BLOCKED]
+    if blocked:
+        out += ["", "### Blocked (not charged to their own rule)", ""]
+        for r, s in blocked:
+            out.append(f"- `{r.id}` **{s.name}** (`{s.location}`): blocked by `{s.blocked_by}`, "
+                       "which is charged")
     untested = [r for r in report.rules if r.status in (Status.UNTESTABLE, Status.UNCOVERED)]
     if untested:
         out += ["", "### Not tested", ""]
@@ -56,13 +62,21 @@ def _anchor(ci: int, ri: int | None = None) -> str:
     return f"e{ci}" if ri is None else f"e{ci}r{ri}"
 
 
+def _chain(s: ScenarioResult) -> str:
+    if s.blocked_by:
+        return f", blocked by {_code(s.blocked_by)}"
+    if s.charged_from:
+        return f", charged from {', '.join(_code(r) for r in s.charged_from)}"
+    return ""
+
+
 def _rule_messages(rule: RuleResult) -> list[str]:
     """A line per scenario that did not pass, or the rule's reason (which is all an
     ``unsupported`` rule has to say: its first scenario's missing capability)."""
     if rule.status == Status.UNSUPPORTED and rule.reason:
         return [f"- {_cell(rule.reason)}"]
-    lines = [f"- {s.status}: **{_cell(s.name)}** ({_code(s.location)}): {_first_lines(s.message)}"
-             for s in rule.scenarios if s.status != Status.PASS]
+    lines = [f"- {s.status}: **{_cell(s.name)}** ({_code(s.location)}){_chain(s)}: "
+             f"{_first_lines(s.message)}" for s in rule.scenarios if s.status != Status.PASS]
     if lines or not rule.reason:
         return lines
     return [f"- {_cell(rule.reason)}"]
