@@ -27,7 +27,7 @@ from oracle.report import Report, RuleResult, ScenarioResult, Status, load_repor
 from oracle.report.formats.html import render_html, render_matrix_html
 from oracle.report.formats.htmlpage import badge, esc, status_order
 from oracle.report.matrix import EngineColumn, build_matrix
-from oracle.report.message import split_message
+from oracle.report.message import MessageParts, split_message
 
 MUTANT = "mutant:ti4/no_hand_limit"
 HOSTILE = '"><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
@@ -96,6 +96,15 @@ def test_run_html_shows_a_real_failure_in_its_parts(run_files):
         assert f'<pre class="cmd"><code>{esc(parts.reproduce)}</code></pre>' in page
         assert f'<p class="step">{esc(parts.step)}</p>' in page
     assert page.count('<details class="rule"') == len(report.rules)
+
+
+def test_a_message_of_another_layout_is_kept_whole_as_text():
+    message = "the engine said:\n  > not an exchange\nreproduce nothing"
+    assert split_message(message) == MessageParts(text=message)
+    parts = split_message("line 2: Then x\nwrong\nlast exchanges with the engine:\n"
+                          "  > {}\n  < {}\nafterwards")
+    assert (parts.step, parts.text, parts.exchanges) == (
+        "line 2: Then x", "wrong\nafterwards", ((">", "{}"), ("<", "{}")))
 
 
 def test_the_page_loads_nothing_from_outside(run_files):
