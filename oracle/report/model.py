@@ -64,12 +64,15 @@ class ScenarioVerdict:
     engine: tuple[tuple[str, Any], ...] = ()
     #: For a blocked scenario: the rule whose check failed first, which is charged instead.
     blocked_by: str | None = None
+    #: The cards the oracle chose for the scenario's card variables ("card A = Lucky Shot").
+    choices: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["status"] = str(self.status)
         data["rules"] = list(self.rules)
         data["engine"] = dict(self.engine)
+        data["choices"] = list(self.choices)
         return data
 
     @classmethod
@@ -79,7 +82,7 @@ class ScenarioVerdict:
             status=Status(data["status"]), location=data["location"],
             message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
             engine=tuple(sorted(dict(data.get("engine") or {}).items())),
-            blocked_by=data.get("blocked_by"),
+            blocked_by=data.get("blocked_by"), choices=tuple(data.get("choices", ())),
         )
 
 
@@ -96,17 +99,19 @@ class ScenarioResult:
     blocked_by: str | None = None
     #: Under the rule a blocked scenario charges: the rules that scenario was written for.
     charged_from: tuple[str, ...] = ()
+    #: The cards chosen for the scenario's card variables.
+    choices: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         return cls(verdict.name, verdict.status, verdict.location, verdict.message,
-                   verdict.duration, verdict.blocked_by)
+                   verdict.duration, verdict.blocked_by, choices=verdict.choices)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         """The failure a blocked scenario charges to the rule that blocked it."""
         return cls(verdict.name, Status.FAIL, verdict.location, verdict.message,
-                   verdict.duration, charged_from=verdict.rules)
+                   verdict.duration, charged_from=verdict.rules, choices=verdict.choices)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "status": str(self.status),
@@ -116,13 +121,16 @@ class ScenarioResult:
             data["blocked_by"] = self.blocked_by
         if self.charged_from:
             data["charged_from"] = list(self.charged_from)
+        if self.choices:
+            data["choices"] = list(self.choices)
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScenarioResult:
         return cls(data["name"], Status(data["status"]), data.get("location", ""),
                    data.get("message", ""), float(data.get("duration", 0.0)),
-                   data.get("blocked_by"), tuple(data.get("charged_from", ())))
+                   data.get("blocked_by"), tuple(data.get("charged_from", ())),
+                   tuple(data.get("choices", ())))
 
 
 @dataclass(frozen=True)
