@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.games.kit import JSON, Rejection, RequestError
+from oracle.games.kit import JSON, Rejection, RequestError, UnsupportedRequest
 from oracle.games.kit import count as _count
 from oracle.games.ti4.cards import SABOTAGE, CardFact, CardModel
 from oracle.games.ti4.engine.state import RULE_2_6, RULE_2_6_1, RULE_2_6_2, RULE_2_7, PlayRecord
@@ -215,12 +215,20 @@ class Playing:
             self.card_fact(raw["card"], "play.targets.card")
         return dict(raw)
 
+    def require_modelled(self, fact: CardFact) -> None:
+        """A card the rules allow here but whose effect this engine does not carry out is
+        ``unsupported``, never accepted: accepting it would pass a scenario about it."""
+        if fact.name not in self.EFFECTS:
+            raise UnsupportedRequest(f"this engine does not model the effect of {fact.name!r}",
+                                     f"ti4/card/{fact.name}")
+
     def act_play(self, action: JSON) -> None:
         """ti4:2.6, ti4:2.7: a player starts playing a card; it waits on the stack for resolve."""
         player = self.player(action.get("player"))
         fact = self.card_fact(action.get("card"), "play.card")
         targets = self.parse_targets(action.get("targets"))
         self.require(self.may_play(player.name, fact, targets))
+        self.require_modelled(fact)
         game = self.g
         record = PlayRecord(
             seq=game.next_seq,
