@@ -41,8 +41,22 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
-    if config.args_source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
-        config.args = [str(r) for r in run.roots]
+    roots = [str(r) for r in run.roots]
+    source = config.args_source
+    if source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
+        config.args = roots
+    elif source == pytest.Config.ArgsSource.TESTPATHS:
+        # An engine's repository whose ini sets testpaths: its tests, and the scenarios.
+        config.args = [*config.args, *roots]
+    else:  # paths given: if none holds scenarios and the engine is only the ini's, stand by
+        run.asked = bool(config.getoption(options.ENGINE.dest)) or any(
+            _reaches(arg, run.roots) for arg in config.args)
+
+
+def _reaches(arg: str, roots: list[Path]) -> bool:
+    """Whether a pytest argument (a path, maybe with ``::``) is or holds a features folder."""
+    path = Path(arg.split("::")[0]).resolve()
+    return any(path.is_relative_to(r) or r.is_relative_to(path) for r in roots)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -63,9 +77,20 @@ def pytest_bdd_apply_tag(tag: str, function: Callable[..., object]) -> object:
     return pytest.mark.rule(tag)(function) if RULE_TAG.match(tag) else None
 
 
+def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any,
+                               scenario: Any) -> None:
+    verdicts.remember_steps(request, scenario)
+
+
+def pytest_bdd_after_step(request: pytest.FixtureRequest, feature: Any, scenario: Any,
+                          step: Any, step_func: Any, step_func_args: Any) -> None:
+    verdicts.step_ended(request, step, "passed")
+
+
 def pytest_bdd_step_error(request: pytest.FixtureRequest, feature: Any, scenario: Any,
                           step: Any, exception: Exception) -> None:
     verdicts.remember_failed_step(request, step)
+    verdicts.step_ended(request, step, "failed")
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
@@ -75,13 +100,17 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     if run.explore:
         items += collect.explore_items(run, session)
-    if run.selected is None:
-        return
     keep, drop = [], []
     for item in items:
-        chosen = isinstance(item, collect.ExploreItem) or (
+        chosen = run.selected is None or isinstance(item, collect.ExploreItem) or (
             set(verdicts.rules_of(item)) & run.selected)
         (keep if chosen else drop).append(item)
+    if run.shard:  # every N-th of the selected items: the same split on every machine
+        index, count = run.shard
+        ours: list[pytest.Item] = []
+        for i, item in enumerate(keep):
+            (ours if i % count == index - 1 else drop).append(item)
+        keep = ours
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
@@ -89,11 +118,15 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 @pytest.fixture
 def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
-    """The scenario's world: its game, its engine, its seed."""
+    """The scenario's world: its game, its engine, its seed.
+
+    The engine's transcript is cleared first, so that a failure shows this scenario's
+    exchanges only, even when it fails before reaching the engine."""
     run = request.config.stash[run_key]
     game = run.games[verdicts.rules_of(request.node)[0].partition(":")[0]]
-    return ScenarioWorld(game, run.client_for(game), run.scenario_seed(game.id,
-                                                                        request.node.name))
+    client = run.engine_for(game)
+    client.transcript.clear()
+    return ScenarioWorld(game, client, run.scenario_seed(game.id, request.node.name))
 
 
 @pytest.hookimpl(wrapper=True)

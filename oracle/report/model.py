@@ -43,6 +43,24 @@ RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.XFAIL, Status.XP
 FAILING = frozenset({Status.FAIL, Status.ERROR})
 
 
+@dataclass(frozen=True)
+class StepResult:
+    """One step of a scenario as it ran: passed, failed, or skipped (never reached)."""
+
+    keyword: str
+    text: str
+    line: int
+    status: str  # "passed", "failed" or "skipped" (Cucumber's words)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"keyword": self.keyword, "text": self.text, "line": self.line,
+                "status": self.status}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> StepResult:
+        return cls(data["keyword"], data["text"], int(data["line"]), data["status"])
+
+
 class ReportFileError(Exception):
     """A report file that cannot be read as a rules-oracle report; the message says why."""
 
@@ -59,12 +77,14 @@ class ScenarioVerdict:
     message: str = ""
     duration: float = 0.0
     engine: tuple[tuple[str, Any], ...] = ()
+    steps: tuple[StepResult, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["status"] = str(self.status)
         data["rules"] = list(self.rules)
         data["engine"] = dict(self.engine)
+        data["steps"] = [s.to_json() for s in self.steps]
         return data
 
     @classmethod
@@ -74,6 +94,7 @@ class ScenarioVerdict:
             status=Status(data["status"]), location=data["location"],
             message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
             engine=tuple(sorted(dict(data.get("engine") or {}).items())),
+            steps=tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
         )
 
 
@@ -86,20 +107,23 @@ class ScenarioResult:
     location: str
     message: str = ""
     duration: float = 0.0
+    steps: tuple[StepResult, ...] = ()
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         return cls(verdict.name, verdict.status, verdict.location, verdict.message,
-                   verdict.duration)
+                   verdict.duration, verdict.steps)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "status": str(self.status), "location": self.location,
-                "message": self.message, "duration": round(self.duration, 4)}
+                "message": self.message, "duration": round(self.duration, 4),
+                **({"steps": [s.to_json() for s in self.steps]} if self.steps else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScenarioResult:
         return cls(data["name"], Status(data["status"]), data.get("location", ""),
-                   data.get("message", ""), float(data.get("duration", 0.0)))
+                   data.get("message", ""), float(data.get("duration", 0.0)),
+                   tuple(StepResult.from_json(s) for s in data.get("steps") or ()))
 
 
 @dataclass(frozen=True)
@@ -134,6 +158,10 @@ class Report:
     engine: Mapping[str, Any]
     rules: tuple[RuleResult, ...]
     summary: Mapping[str, int] = field(default_factory=dict)
+    #: The run was interrupted (Ctrl-C, SIGTERM): the report holds what ran until then.
+    interrupted: bool = False
+    #: ``(K, N)`` for the K-th of N shards of a run (``--shard K/N``); None for a whole run.
+    shard: tuple[int, int] | None = None
 
     @property
     def conforms(self) -> bool:
@@ -144,14 +172,25 @@ class Report:
         return next((r for r in self.rules if r.id == rule_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": REPORT_VERSION, "engine": dict(self.engine),
+        """The report as data; ``interrupted`` comes first, so that a partial report says
+        so at its top."""
+        return {**({"interrupted": True} if self.interrupted else {}),
+                "version": REPORT_VERSION, "engine": dict(self.engine),
+                **({"shard": {"index": self.shard[0], "count": self.shard[1]}}
+                   if self.shard else {}),
                 "rules": [r.to_json() for r in self.rules], "summary": dict(self.summary)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Report:
+        shard = data.get("shard")
         return cls(dict(data.get("engine", {})),
                    tuple(RuleResult.from_json(r) for r in data.get("rules", [])),
-                   dict(data.get("summary", {})))
+                   dict(data.get("summary", {})), bool(data.get("interrupted", False)),
+                   (int(shard["index"]), int(shard["count"])) if shard else None)
+
+
+TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.XFAIL, Status.XPASS})
+"""Scenario statuses that mean the scenario ran on the engine (unsupported did not)."""
 
 
 def summarise(rules: Iterable[RuleResult], scenarios: int) -> dict[str, int]:
