@@ -11,6 +11,7 @@ def test_known_failures_written_from_a_report_make_the_run_green(oracle, pyteste
     assert made.code == 0, made.err
     text = (pytester.path / "known.yaml").read_text()
     assert "rule: ti4:note-4" in text and "reason:" in text
+    assert "scenario: Drawing the last card reshuffles the discard pile immediately" in text
     again = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4",
                    "--expectations", "known.yaml")
     assert again.code == 0, again.out
@@ -56,3 +57,21 @@ def test_a_malformed_expectations_file_is_a_usage_error_with_its_line(oracle, py
     pytester.makefile(".yaml", known="known_failures:\n  - rule: ti4:2.4\n")
     run = oracle("run", "--rule", "ti4", "--expectations", "known.yaml")
     assert run.code == 2 and "known.yaml:2: say why" in run.err
+
+
+def test_a_new_failure_in_a_rule_with_a_known_failure_turns_the_run_red(oracle, pytester):
+    """Why: expectations were written per rule, so a new regression in a rule that already
+    had a known failure stayed xfail, even with --strict-expectations."""
+    known = oracle("run", "--engine", "mutant:no_hand_limit", "--rule", "ti4:2.4",
+                   "-k", "eighth")
+    assert known.code == 1
+    (pytester.path / "r.json").write_text(__import__("json").dumps(known.report))
+    assert oracle("expectations", "--from", "r.json", "--out", "known.yaml").code == 0
+    text = (pytester.path / "known.yaml").read_text()
+    assert text.count("- rule: ti4:2.4") == len(known.scenarios("fail")) == 1
+    everything = oracle("run", "--engine", "mutant:no_hand_limit", "--rule", "ti4:2.4",
+                        "--expectations", "known.yaml", "--strict-expectations")
+    assert everything.code == 1, everything.out
+    statuses = {s["status"] for s in everything.scenarios()}
+    assert {"xfail", "fail"} <= statuses
+    assert everything.status("ti4:2.4") == "fail"

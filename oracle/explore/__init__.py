@@ -258,18 +258,46 @@ def explore(game: Game, client: EngineClient, seed: int, budget: settings,
 
 @contextlib.contextmanager
 def _private_hypothesis_home() -> Iterator[None]:
-    """Hypothesis keeps a cache (``.hypothesis/``) in the current directory even without an
-    example database; exploration must write nothing into the engine developer's tree, so
-    it points Hypothesis at a temporary folder while it runs, and removes it after."""
+    """Exploration reads and writes nothing of the engine developer's tree.
+
+    Hypothesis keeps a cache (``.hypothesis/``) in the current directory even without an
+    example database: the constants it collects from the source of every local module
+    loaded, which it then mixes into the data it draws. Both are turned off while exploring:
+    the home folder is a temporary one, removed after, and no local constant is drawn, so
+    the games explored depend on the seed and the budget only, not on which modules
+    happened to be imported (another engine, another test, an edit anywhere).
+    """
     from hypothesis import configuration
 
     previous = getattr(configuration, "__hypothesis_home_directory", None)
-    with tempfile.TemporaryDirectory(prefix="rules-oracle-hypothesis-") as home:
+    with tempfile.TemporaryDirectory(prefix="rules-oracle-hypothesis-") as home, \
+            _no_local_constants():
         configuration.set_hypothesis_home_dir(home)
         try:
             yield
         finally:
             configuration.set_hypothesis_home_dir(previous)
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis draws constants found in local source modules (``providers``, an
+    internal module: if it moves, exploration just keeps Hypothesis's default)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+        empty = type(providers._local_constants)()
+    except (ImportError, AttributeError):  # pragma: no cover - another Hypothesis
+        yield
+        return
+    cache.cache.clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()
 
 
 def _explore(game: Game, client: EngineClient, seed: int, budget: settings,

@@ -100,12 +100,15 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     if run.explore:
         items += collect.explore_items(run, session)
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []  # the engine repo's own tests are not ours to select
     for item in items:
+        if not (isinstance(item, collect.ExploreItem) or verdicts.rules_of(item)):
+            continue
         chosen = run.selected is None or isinstance(item, collect.ExploreItem) or (
             set(verdicts.rules_of(item)) & run.selected)
         (keep if chosen else drop).append(item)
-    if run.shard:  # every N-th of the selected items: the same split on every machine
+    if run.shard:  # every N-th of the selected scenarios: the same split on every machine
         index, count = run.shard
         ours: list[pytest.Item] = []
         for i, item in enumerate(keep):
@@ -113,7 +116,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         keep = ours
     if drop:
         config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+        dropped = {id(item) for item in drop}
+        items[:] = [item for item in items if id(item) not in dropped]
 
 
 @pytest.fixture

@@ -38,6 +38,9 @@ def _finish(oracle_world: Any) -> None:
 def collect_file(run: OracleRun, file_path: Path, parent: pytest.Collector
                  ) -> pytest.Collector | None:
     if file_path.suffix == ".feature":
+        game = run.game_of(file_path)
+        if game is not None and game not in run.selected_games():
+            return None  # no rule of its game is selected: not even collected
         return FeatureFile.from_parent(parent, path=file_path)
     return None
 
@@ -75,7 +78,7 @@ def explore_items(run: OracleRun, session: pytest.Session) -> list[pytest.Item]:
     """One exploration item per game that has an exploration model."""
     return [ExploreItem.from_parent(session, name=f"explore[{game.id}]", game=game,
                                     examples=run.explore_examples, out_dir=run.explore_out)
-            for game in run.games.values() if game.explore]
+            for game in run.selected_games() if game.explore]
 
 
 class ExploreItem(pytest.Item):

@@ -183,11 +183,16 @@ class OracleRun:
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
                 f"{self.seed}{shard} ({time.strftime('%Y-%m-%d')})")
 
-    def report_games(self) -> list[Game]:
-        """The games a report lists: those a --rule selects, or every game."""
-        if self.selected is None or self.all_games:
+    def selected_games(self) -> list[Game]:
+        """The games a --rule selects (every game without one): only their feature files
+        are checked and collected, and only they are explored."""
+        if self.selected is None:
             return list(self.games.values())
         return [g for g in self.games.values() if set(g.catalog.ids()) & self.selected]
+
+    def report_games(self) -> list[Game]:
+        """The games a report lists: the selected ones, or every game with --all-games."""
+        return list(self.games.values()) if self.all_games else self.selected_games()
 
     # -- hooks (registered as a plugin) -------------------------------------------------------
 
@@ -195,7 +200,7 @@ class OracleRun:
         """Refuse, before anything runs, a suite that would lose a rule silently."""
         if self.is_worker:
             return
-        problems, _ = lint_games(self.games.values(), self.games)
+        problems, _ = lint_games(self.selected_games(), self.games)
         if problems:
             listing = "\n".join(str(p) for p in problems)
             raise pytest.UsageError(
