@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,23 +140,6 @@ def render(results: list[MutantResult], summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@contextmanager
-def _sigterm_interrupts() -> Iterator[None]:
-    """SIGTERM (a CI job cancelled) ends the selftest like Ctrl-C: cleanly, no traceback."""
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def main(json_path: str | None, features: list[str], only: list[str],
          quiet: bool = False, prune: bool = True) -> int:
     if os.getcwd() not in sys.path:  # like `python -m`: mutants beside you are importable
@@ -191,7 +172,9 @@ def main(json_path: str | None, features: list[str], only: list[str],
             print(f"[{done}/{total}] {row.game}/{row.name}: {verdict_word(row)}", flush=True)
 
     try:
-        with _sigterm_interrupts():
+        from oracle.cli import sigterm_interrupts
+
+        with sigterm_interrupts():
             results, summary = selftest(games, prune=prune, progress=progress)
     except KeyboardInterrupt:
         print("rules-oracle selftest: interrupted; no kill matrix was written", file=sys.stderr)
