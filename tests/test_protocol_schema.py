@@ -384,3 +384,4 @@ def test_game_specific_action_types_are_open() -> None:
         {"type": "trade", "player": "A", "to": "B", "cards": ["Spy"]},
     ]:
         assert errors(REQUEST, {"op": "act", "action": action}) == [], action
+

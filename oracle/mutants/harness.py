@@ -34,7 +34,7 @@ from oracle.engines import EngineClient, EngineSpec, factory_for, make_engine
 from oracle.mutants import Mutant
 from oracle.plugin.collect import test_names
 from oracle.plugin.run import scenario_seed
-from oracle.plugin.verdicts import classify_exception
+from oracle.plugin.verdicts import judge
 from oracle.report.model import Status
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.bdd import rendered_scenarios
@@ -63,6 +63,8 @@ class Outcome:
     case: Case
     status: Status
     message: str = ""
+    #: For a blocked case: the rule whose check failed first, which is charged instead.
+    blocked_by: str | None = None
 
 
 def game_cases(game: Game) -> tuple[Case, ...]:
@@ -87,17 +89,22 @@ def _cases(game_id: str, files: tuple[Path, ...]) -> tuple[Case, ...]:
 
 
 def run_case(game: Game, case: Case, client: EngineClient, seed: int = 0) -> Outcome:
-    """Run one case on an engine, exactly as a run's test would, and classify how it ended."""
+    """Run one case on an engine, exactly as a run's test would (the world, its check of
+    what the steps need, the steps, the end-of-scenario check), and judge how it ended."""
     words = vocabulary_for(game)
+    world = None
     try:
-        world = ScenarioWorld(game, client, scenario_seed(seed, game.id, case.test_name))
+        world = ScenarioWorld(game, client, scenario_seed(seed, game.id, case.test_name),
+                              case.rules)
+        world.prepare(list(case.steps))
         for kind, text in case.steps:
             words.run(world, kind, text)
         world.finish()
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # pytest's outcomes (skip, fail) are BaseExceptions
-        return Outcome(case, classify_exception(exc), str(exc))
+        status, blame = judge(world, exc)
+        return Outcome(case, status, str(exc), blame.rule if blame else None)
     return Outcome(case, Status.PASS)
 
 
@@ -186,14 +193,19 @@ def mutant_outcomes(game: Game, games: dict[str, Game], mutant: Mutant,
     return outcomes, ran
 
 
-def flagged_rules(outcomes: Iterable[Outcome]) -> tuple[str, ...]:
-    """The rules a report built from these outcomes would flag (fail or error), in order."""
+def flagged_rules(outcomes: Iterable[Outcome]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The rules a report built from these outcomes would flag (fail or error), and those
+    it would show blocked, in order. A blocked case charges the rule that blocked it, as
+    ``oracle.report.build`` does."""
     from oracle.report.build import rule_status
 
     by_rule: dict[str, list[Status]] = {}
     for outcome in outcomes:
         for rule in outcome.case.rules:
             by_rule.setdefault(rule, []).append(outcome.status)
-    return tuple(rule for rule, statuses in by_rule.items()
-                 if rule_status(True, statuses) in (Status.FAIL, Status.ERROR))
+        if outcome.status == Status.BLOCKED and outcome.blocked_by:
+            by_rule.setdefault(outcome.blocked_by, []).append(Status.FAIL)
+    statuses = {rule: rule_status(True, found) for rule, found in by_rule.items()}
+    return (tuple(r for r, s in statuses.items() if s in (Status.FAIL, Status.ERROR)),
+            tuple(r for r, s in statuses.items() if s == Status.BLOCKED))
 

@@ -39,6 +39,8 @@ class MutantResult:
     breaks: tuple[str, ...]
     flagged: tuple[str, ...]
     problem: str = ""  # the run itself went wrong (no report)
+    #: Rules whose scenarios were blocked by a broken rule: shown, not charged.
+    blocked: tuple[str, ...] = ()
 
     @property
     def missed(self) -> tuple[str, ...]:
@@ -56,7 +58,7 @@ class MutantResult:
         return {"name": self.name, "game": self.game, "change": self.change,
                 "breaks": list(self.breaks), "flagged": list(self.flagged),
                 "killed": self.killed, "missed": list(self.missed),
-                "false_flags": list(self.false_flags),
+                "false_flags": list(self.false_flags), "blocked": list(self.blocked),
                 **({"problem": self.problem} if self.problem else {})}
 
 
@@ -68,8 +70,9 @@ def kill_row(game: Game, games: dict[str, Game], mutant: Mutant, traces: Any,
     except Exception as exc:  # a mutant that cannot even be built is a row, not a crash
         return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, (),
                             f"{type(exc).__name__}: {exc}")
-    return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks,
-                        flagged_rules(outcomes))
+    flagged, blocked = flagged_rules(outcomes)
+    return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, flagged,
+                        blocked=blocked)
 
 
 def reference_traces(game: Game, mutants: tuple[Mutant, ...]) -> dict[type, Any]:
@@ -126,8 +129,9 @@ def render(results: list[MutantResult], summary: dict[str, Any]) -> str:
     name_w = max([len(r.name) for r in results] + [6])
     lines = [f"{'mutant':<{name_w}}  {'game':<6}  {'verdict':<10}  breaks -> flagged"]
     for r in results:
+        blocked = f" (blocked: {short(r.blocked)})" if r.blocked else ""
         lines.append(f"{r.name:<{name_w}}  {r.game:<6}  {verdict_word(r):<10}  "
-                     f"{short(r.breaks)} -> {short(r.flagged)}")
+                     f"{short(r.breaks)} -> {short(r.flagged)}{blocked}")
         if r.problem:
             lines.append(f"{'':<{name_w}}  └ {r.problem}")
     lines.append(

@@ -79,7 +79,12 @@ def pytest_bdd_apply_tag(tag: str, function: Callable[..., object]) -> object:
 
 def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any,
                                scenario: Any) -> None:
+    """Before the first step: the steps are noted (for step-level reports), and the
+    scenario is unsupported unless the engine has all it needs."""
     verdicts.remember_steps(request, scenario)
+    if run_key in request.config.stash:
+        world = request.getfixturevalue("oracle_world")
+        world.prepare([(step.type, step.name) for step in scenario.steps])
 
 
 def pytest_bdd_after_step(request: pytest.FixtureRequest, feature: Any, scenario: Any,
@@ -122,15 +127,16 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 @pytest.fixture
 def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
-    """The scenario's world: its game, its engine, its seed.
+    """The scenario's world: its game, its engine, its seed, the rules it is written for.
 
     The engine's transcript is cleared first, so that a failure shows this scenario's
     exchanges only, even when it fails before reaching the engine."""
     run = request.config.stash[run_key]
-    game = run.games[verdicts.rules_of(request.node)[0].partition(":")[0]]
+    rules = tuple(verdicts.rules_of(request.node))
+    game = run.games[rules[0].partition(":")[0]]
     client = run.engine_for(game)
     client.transcript.clear()
-    return ScenarioWorld(game, client, run.scenario_seed(game.id, request.node.name))
+    return ScenarioWorld(game, client, run.scenario_seed(game.id, request.node.name), rules)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -16,6 +16,7 @@ import pytest
 
 from oracle import options
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
+from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import EngineLacks, RuleViolation
 from oracle.suite.bdd import scenario_behind
 
@@ -82,7 +83,7 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
         report.user_properties = [
             *report.user_properties, (USER_PROPERTY, json.dumps(verdict.to_json())),
             ("rule", " ".join(verdict.rules)), ("status", str(verdict.status))]
-        if report.failed and verdict.status in FAILING:
+        if report.failed and (verdict.status in FAILING or verdict.status == Status.BLOCKED):
             report.longrepr = failure_text(verdict)
 
 
@@ -105,15 +106,19 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     rules = rules_of(item)
     behind = scenario_behind(getattr(item, "obj", None))
     name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
-    status = classify(call.excinfo)
-    message = ""
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
+    status, blame = judge(world, call.excinfo.value if call.excinfo else None)
+    message = ""
+    blocked_by = blame.rule if blame else None
     if call.excinfo is not None:
         message = str(call.excinfo.value).removeprefix("unsupported: ")
         step = item.stash.get(failed_step_key, None)
         if step:
             message = f"{step}\n{message}"
-        if status in (Status.FAIL, Status.ERROR):
+        if blame is not None:
+            message = (f"blocked by {blame.rule} ({blame.concept}): {blame.message}\n"
+                       f"so this scenario's own check could not be trusted: {message}")
+        if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
     steps = tuple(StepResult(*entry) for entry in item.stash.get(steps_key, []))
     engine: dict[str, Any] = {}
@@ -123,8 +128,32 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     return ScenarioVerdict(
         name=name, game=rules[0].partition(":")[0], rules=tuple(rules), status=status,
         location=f"{run.short_path(path)}:{line}", message=message, duration=call.duration,
-        engine=tuple(sorted(engine.items())), steps=steps,
+        engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
+        choices=tuple(world.cards.choices) if world is not None else (), steps=steps,
     )
+
+
+def judge(world: ScenarioWorld | None, exc: BaseException | None
+          ) -> tuple[Status, Blame | None]:
+    """A scenario's status from how it ended, and the other rule to charge when one of
+    that rule's checks failed first (then the scenario is ``blocked``). One function for a
+    pytest run and for the kill matrix's harness."""
+    status = classify_exception(exc)
+    if status == Status.FAIL and world is not None and exc is not None:
+        blame = _blame(world, exc)
+        if blame is not None:
+            return Status.BLOCKED, blame
+    return status, None
+
+
+def _blame(world: ScenarioWorld, failure: BaseException) -> Blame | None:
+    """Which other rule to charge for a failed check (None: the scenario's own)."""
+    if not isinstance(failure, RuleViolation):
+        return None
+    try:
+        return world.blame(failure)
+    except Exception:  # the engine broke while being asked: keep the plain failure
+        return None
 
 
 def expected(run: OracleRun, report: pytest.TestReport,

@@ -22,8 +22,10 @@ from oracle.suite.catalog import Catalog
 NOT_SELECTED = "not selected in this run"
 """The reason an uncovered rule gives when the run's --rule left it out."""
 
-#: Which scenario status decides a rule's status, most telling first.
-_DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.XFAIL, Status.PASS)
+#: Which scenario status decides a rule's status, most telling first. A blocked scenario
+#: leaves its rule unverified: the rule is blocked unless it fails outright.
+_DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFAIL,
+             Status.PASS)
 
 
 def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:
@@ -59,10 +61,14 @@ def build_report(
     ``expected_to_fail`` are rule ids an expectations file lists as known
     failures: such a rule whose scenarios all pass now is ``xpass``.
     """
-    by_rule: dict[str, list[ScenarioVerdict]] = {}
+    by_rule: dict[str, list[ScenarioResult]] = {}
+    ran = set()
     for verdict in sorted(verdicts, key=lambda v: scenario_order(v.location, v.name, v.steps)):
+        ran.add((verdict.location, verdict.name))
         for rule_id in verdict.rules:
-            by_rule.setdefault(rule_id, []).append(verdict)
+            by_rule.setdefault(rule_id, []).append(ScenarioResult.of(verdict))
+        if verdict.status == Status.BLOCKED and verdict.blocked_by:
+            by_rule.setdefault(verdict.blocked_by, []).append(ScenarioResult.charge(verdict))
     results = []
     for catalog in catalogs:
         for rule in catalog.rules:
@@ -78,7 +84,5 @@ def build_report(
                           and rule.id not in selected else "no scenario for it ran")
             elif status == Status.UNSUPPORTED:
                 reason = scenarios[0].message
-            results.append(RuleResult(rule.id, status, rule.text,
-                                      tuple(ScenarioResult.of(v) for v in scenarios), reason))
-    ran = {(v.location, v.name) for vs in by_rule.values() for v in vs}
+            results.append(RuleResult(rule.id, status, rule.text, tuple(scenarios), reason))
     return Report(dict(engine), tuple(results), summarise(results, len(ran)))

@@ -36,6 +36,13 @@ def render_markdown(report: Report) -> str:
             first = " — ".join(s.message.strip().splitlines()[:2]).replace("|", "\\|")
             out.append(f"- `{r.id}` {s.status}: **{s.name}** (`{s.location}`): {first}")
         out.append("")
+    blocked = [(r, s) for r in report.rules for s in r.scenarios if s.status == Status.BLOCKED]
+    if blocked:
+        out += ["### Blocked (not charged to their own rule)", ""]
+        for r, s in blocked:
+            out.append(f"- `{r.id}` **{s.name}** (`{s.location}`): blocked by `{s.blocked_by}`, "
+                       "which is charged")
+        out.append("")
     shown = [r for r in report.rules if r.status not in (Status.PASS, Status.UNTESTABLE)]
     if shown:
         out += ["### Rules that do not pass", "", *_HEAD, *(_row(r) for r in shown), ""]
