@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+import pytest
 import yaml
 
 from oracle.report.judge import Exit
@@ -19,17 +20,29 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVE_REFERENCE = f"cmd:{shlex.quote(sys.executable)} -m oracle.pipe serve reference:ti4"
 
 
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    """One run of the reference engine and one of a mutant over TI4, every format written:
+    the tests of this module read them (a run each would cost a second each)."""
+    from conftest import cli_in_process
+
+    folder = tmp_path_factory.mktemp("runs")
+    for name, engine in (("ok", "reference"), ("bad", "mutant:lazy_reshuffle")):
+        cli_in_process(folder, [
+            "run", "--engine", engine, "--rule", "ti4", "--json", str(folder / f"{name}.json"),
+            "--badge", str(folder / f"{name}.badge.json"), "--junitxml",
+            str(folder / f"{name}.xml"), "--cucumber", str(folder / f"{name}.cucumber.json")])
+    return {p.name: p for p in folder.iterdir()}
+
+
 def shape(report: dict) -> list:
     """What must be equal between two runs of one suite: rules, statuses, scenario lists."""
     return [(r["id"], r["status"], [(s["name"], s["status"]) for s in r["scenarios"]])
             for r in report["rules"]]
 
 
-def test_junit_carries_rule_ids_and_statuses(oracle, pytester):
-    run = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4",
-                 "--junitxml", "j.xml")
-    assert run.code == Exit.FAILED
-    root = ET.parse(pytester.path / "j.xml").getroot()
+def test_junit_carries_rule_ids_and_statuses(runs):
+    root = ET.parse(runs["bad.xml"]).getroot()
     cases = root.findall("./testsuite/testcase")
     props = [{p.get("name"): p.get("value") for p in c.findall("./properties/property")}
              for c in cases]
@@ -43,15 +56,17 @@ def test_junit_carries_rule_ids_and_statuses(oracle, pytester):
     assert untestable.find("skipped") is not None
 
 
-def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester):
+def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester, runs):
     """The JSON report of a parallel run equals the serial one (same order too), and the
     Cucumber JSON carries the rule tags (pytest-bdd's own writes [] under xdist)."""
-    serial = oracle("run", "--engine", "reference:ti4", "--rule", "ti4")
-    parallel = oracle("run", "--engine", SERVE_REFERENCE, "--rule", "ti4",
+    serial = json.loads(runs["ok.json"].read_text())
+    parallel = oracle("run", "--engine", SERVE_REFERENCE, "--rule", "ti4", "--strict-protocol",
                       "--cucumber", "c.json", "--", "-n", "2")
     assert parallel.code == Exit.OK, parallel.out + parallel.err
     assert "bringing up nodes" in parallel.out
-    assert shape(parallel.report) == shape(serial.report)
+    assert shape(parallel.report) == shape(serial)
+    assert {r["status"] for r in serial["rules"]} == {"pass", "untestable"}
+    assert parallel.report["engine"]["games"]["ti4"]["label"] == SERVE_REFERENCE
     features = json.loads((pytester.path / "c.json").read_text())
     elements = [e for f in features for e in f["elements"]]
     assert len(elements) == 59
@@ -62,11 +77,9 @@ def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester):
     assert first["keyword"].strip() in ("Given", "And") and first["line"] > 0
 
 
-def test_cucumber_marks_the_failing_step(oracle, pytester):
-    oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4:note-4",
-           "--cucumber", "c.json")
-    [feature] = json.loads((pytester.path / "c.json").read_text())
-    failed = [e for e in feature["elements"]
+def test_cucumber_marks_the_failing_step(runs):
+    features = json.loads(runs["bad.cucumber.json"].read_text())
+    failed = [e for feature in features for e in feature["elements"]
               if any(s["result"]["status"] == "failed" for s in e["steps"])]
     assert len(failed) == 1
     statuses = [s["result"]["status"] for s in failed[0]["steps"]]
@@ -78,11 +91,13 @@ def test_cucumber_marks_the_failing_step(oracle, pytester):
 
 def test_shards_combine_into_the_report_of_one_run(oracle, pytester):
     """Done when: --shard 1/2 and 2/2, combined, give the rules and statuses of one run."""
-    whole = oracle("run", "--engine", "mutant:lazy_reshuffle")
+    whole = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--rule",
+                   "eu-pop:6.decks")
     codes = []
     for k in (1, 2):
-        shard = oracle("run", "--engine", "mutant:lazy_reshuffle", "--shard", f"{k}/2",
-                       "--json", f"s{k}.json", report=False)
+        shard = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--rule",
+                       "eu-pop:6.decks", "--shard", f"{k}/2", "--json", f"s{k}.json",
+                       report=False)
         codes.append(shard.code)
         assert json.loads((pytester.path / f"s{k}.json").read_text())["shard"] == {
             "index": k, "count": 2}
@@ -100,30 +115,25 @@ def test_shards_combine_into_the_report_of_one_run(oracle, pytester):
     assert twice.code == Exit.USAGE and "are both shard 1/2" in twice.err
 
 
-def test_diff_lists_regressions_and_fails_on_them(oracle, pytester):
-    good = oracle("run", "--rule", "ti4", "--json", "old.json", report=False)
-    assert good.code == Exit.OK
-    oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--json", "new.json",
-           report=False)
-    worse = oracle("diff", "old.json", "new.json")
+def test_diff_lists_regressions_and_fails_on_them(oracle, runs):
+    old, new = str(runs["ok.json"]), str(runs["bad.json"])
+    worse = oracle("diff", old, new)
     assert worse.code == Exit.FAILED, worse.out + worse.err
     assert "regressed (2):" in worse.out
     assert "- ti4:note-4: pass -> fail" in worse.out
     assert ("- ti4:note-4 scenario 'Drawing the last card reshuffles the discard pile "
             "immediately': pass -> fail") in worse.out
-    better = oracle("diff", "new.json", "old.json")
+    better = oracle("diff", new, old)
     assert better.code == Exit.OK and "fixed (2):" in better.out
-    same = oracle("diff", "old.json", "old.json")
+    same = oracle("diff", old, old)
     assert same.code == Exit.OK and same.out.startswith("no change")
-    bad = oracle("diff", "old.json", "nope.json")
+    bad = oracle("diff", old, "nope.json")
     assert bad.code == Exit.USAGE and "nope.json" in bad.err
 
 
-def test_the_badge_is_a_shields_endpoint(oracle, pytester):
-    oracle("run", "--rule", "ti4", "--badge", "ok.json")
-    oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--badge", "bad.json")
-    ok = json.loads((pytester.path / "ok.json").read_text())
-    bad = json.loads((pytester.path / "bad.json").read_text())
+def test_the_badge_is_a_shields_endpoint(runs):
+    ok = json.loads(runs["ok.badge.json"].read_text())
+    bad = json.loads(runs["bad.badge.json"].read_text())
     assert ok == {"schemaVersion": 1, "label": "rules-oracle", "message": "23/23 rules pass",
                   "color": "brightgreen"}
     assert bad["message"] == "1 of 23 rules fail" and bad["color"] == "red"

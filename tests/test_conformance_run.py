@@ -59,7 +59,8 @@ def factory():
 
 def test_a_crashing_engine_errors_its_scenarios_and_the_run_goes_on(oracle, engine_module):
     engine_module("crashing", CRASHING)
-    run = oracle("run", "--engine", "crashing:factory", "--rule", "ti4")
+    run = oracle("run", "--engine", "crashing:factory", "--rule", "ti4:2.1", "--rule",
+                 "ti4:note-5", "--rule", "ti4:2.4")
     assert run.code == 1
     assert run.status("ti4:2.1") == "error"
     assert run.status("ti4:note-5") == "error"
@@ -88,7 +89,8 @@ def factory():
 
 def test_protocol_garbage_is_an_error_with_the_reason(oracle, engine_module):
     engine_module("garbage", GARBAGE)
-    run = oracle("run", "--engine", "garbage:factory", "--rule", "ti4")
+    run = oracle("run", "--engine", "garbage:factory", "--rule", "ti4:note-3", "--rule",
+                 "ti4:note-10")
     assert run.code == 1
     assert run.status("ti4:note-3") == "error"
     msgs = [s["message"] for r in run.report["rules"] if r["id"] == "ti4:note-3"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 def test_known_failures_written_from_a_report_make_the_run_green(oracle, pytester):
-    first = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4")
+    first = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4:note-4",
+                   "--rule", "ti4:2.4")
     assert first.code == 1
     (pytester.path / "r.json").write_text(__import__("json").dumps(first.report))
     made = oracle("expectations", "--from", "r.json", "--out", "known.yaml")
@@ -12,7 +13,7 @@ def test_known_failures_written_from_a_report_make_the_run_green(oracle, pyteste
     text = (pytester.path / "known.yaml").read_text()
     assert "rule: ti4:note-4" in text and "reason:" in text
     assert "scenario: Drawing the last card reshuffles the discard pile immediately" in text
-    again = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4",
+    again = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4:note-4",
                    "--expectations", "known.yaml")
     assert again.code == 0, again.out
     assert again.status("ti4:note-4") == "xfail"
@@ -24,11 +25,11 @@ def test_known_failures_written_from_a_report_make_the_run_green(oracle, pyteste
 def test_a_known_failure_that_passes_is_xpass_and_fails_strict_runs(oracle, pytester):
     pytester.makefile(".yaml", known="known_failures:\n  - rule: ti4:note-4\n"
                                      "    reason: reshuffle is lazy\n")
-    lenient = oracle("run", "--rule", "ti4", "--expectations", "known.yaml")
+    lenient = oracle("run", "--rule", "ti4:note-4", "--expectations", "known.yaml")
     assert lenient.code == 0
     assert lenient.status("ti4:note-4") == "xpass"
     assert "known failures that pass now" in lenient.out
-    strict = oracle("run", "--rule", "ti4", "--expectations", "known.yaml",
+    strict = oracle("run", "--rule", "ti4:note-4", "--expectations", "known.yaml",
                     "--strict-expectations")
     assert strict.code == 1
     assert strict.status("ti4:note-4") == "xpass"
