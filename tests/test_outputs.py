@@ -134,3 +134,19 @@ def test_selftest_stops_cleanly_on_sigterm(pytester):
 
 # Nothing written into the user's tree by --explore (no .hypothesis/): checked by
 # tests/test_explore.py's round trip; no conftest.py read: tests/test_pytest_plugin.py.
+
+
+def test_every_format_says_an_interrupted_report_is_partial_on_its_first_line():
+    """Every registered format, so a new one cannot forget it."""
+    from oracle.report.formats import formats
+    from oracle.report.model import Report, RuleResult, ScenarioResult, Status
+
+    rule = RuleResult("ti4:2.4", Status.PASS, "A hand holds at most seven.",
+                      (ScenarioResult("Seven is fine", Status.PASS, "ti4/h.feature:3"),))
+    report = Report({"spec": "reference", "seed": 0, "games": {}}, (rule,),
+                    {"rules": 1, "scenarios": 1, "pass": 1}, interrupted=True)
+    for name, fmt in formats().items():
+        first = fmt.render(report).splitlines()[0]
+        assert "interrupted" in first.lower(), (name, first)
+        complete = fmt.render(Report(report.engine, report.rules, report.summary))
+        assert "interrupted" not in complete.splitlines()[0].lower(), name
