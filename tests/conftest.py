@@ -116,3 +116,16 @@ def engine_module(pytester: pytest.Pytester) -> Callable[[str, str], Path]:
         return pytester.makepyfile(**{name: source})
 
     return write
+
+
+#: The longest tests (exploration shrinks whole games): started first, so that under
+#: pytest-xdist no worker is left running one of them alone at the end.
+LONG_FIRST = ("test_explore_eu.py", "test_explore.py", "test_node_engine.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+    items.sort(key=rank)  # stable: each file keeps its order
