@@ -36,6 +36,9 @@ FORMATS: tuple[str, ...] = (
     "oracle.report.formats.jsonfile",
     "oracle.report.formats.markdown",
     "oracle.report.formats.html",
+    "oracle.report.formats.junitxml",
+    "oracle.report.formats.cucumber",
+    "oracle.report.formats.badge",
 )
 """The modules that define a format (each holds ``FORMAT``), in the order options are listed."""
 

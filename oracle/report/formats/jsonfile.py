@@ -10,7 +10,10 @@ from oracle.report.model import Report
 
 
 def render(report: Report) -> str:
-    return json.dumps(report.to_json(), indent=2) + "\n"
+    text = json.dumps(report.to_json(), indent=2) + "\n"
+    if report.interrupted:  # say so on the first line, as every format does
+        text = text.replace('{\n  "interrupted": true,', '{"interrupted": true,', 1)
+    return text
 
 
 def render_matrix(matrix: Matrix) -> str:

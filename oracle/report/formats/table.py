@@ -25,13 +25,19 @@ def counts(report: Report, sep: str = ", ") -> str:
     return f"{report.summary.get('rules', 0)} rules: {shown}"
 
 
-def render_table(report: Report, width: int = 100) -> str:
-    """The terminal table: id, status, scenarios passed/failed, the rule text cut to width."""
+def render_table(report: Report, width: int = 100, compact: bool = False) -> str:
+    """The terminal table: id, status, scenarios passed/failed, the rule text cut to width.
+
+    ``compact`` (``-q``) leaves out the rules that pass or are untestable."""
     id_w = max([len(r.id) for r in report.rules] + [4])
     head = f"{'rule':<{id_w}}  {'status':<11} {'pass':>4} {'fail':>4}  text"
     lines = [engine_line(report.engine), head, "-" * min(width, max(len(head), 40))]
+    if report.interrupted:
+        lines.insert(0, "INTERRUPTED: a partial report of the scenarios that ran before the stop")
     text_w = max(width - len(head) + 4, 20)
     for r in report.rules:
+        if compact and r.status in (Status.PASS, Status.UNTESTABLE):
+            continue
         failed = r.count(*FAILING)
         text = textwrap.shorten(r.text, text_w, placeholder="…")
         lines.append(f"{r.id:<{id_w}}  {r.status:<11} {r.count(Status.PASS):>4} {failed:>4}  "
