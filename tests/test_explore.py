@@ -58,10 +58,13 @@ def test_every_invariant_cites_catalog_rules(ti4):
         assert inv.rules and set(inv.rules) <= ids, inv
 
 
-def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester):
+def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester, monkeypatch):
     """Found with the mutant's own scenarios deselected; printed as a scenario, not a
     traceback; emitted; fails the mutant; passes the reference engine. Nothing else is
     written into the current directory (no .hypothesis/)."""
+    # Why: pytest-benchmark, where the machine has it installed, makes its own
+    # .benchmarks/ folder in every run; that is the plugin's doing, not the oracle's.
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:benchmark")
     out = pytester.path / "found"
     before = sorted(p.name for p in pytester.path.iterdir())
     run = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4:2.1",
