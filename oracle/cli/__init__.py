@@ -138,14 +138,27 @@ def write_expectations(source: str, out: str | None) -> int:
 
 
 def pytest_args(ns: argparse.Namespace) -> list[str]:
-    """The pytest command line that ``rules-oracle run`` stands for."""
-    args = ["-c", os.devnull, "--rootdir", os.getcwd(), "-p", "no:cacheprovider", "-q",
-            *options.pytest_args(vars(ns))]
-    if ns.keyword:
-        args += ["-k", ns.keyword]
+    """The pytest command line that ``rules-oracle run`` stands for.
+
+    Two things pytest would do by default cost a one-rule run most of its start-up and give
+    nothing here (``benchmarks/run.py`` measures it): rewriting the asserts of every plugin
+    module (pytest-bdd, xdist, hypothesis, and the whole ``oracle`` package when installed
+    non-editable), which is redone on every run wherever bytecode is not written
+    (``PYTHONDONTWRITEBYTECODE``, read-only installs); and Hypothesis's pytest plugin, which
+    imports all of Hypothesis in its terminal summary. Verdicts never rest on a bare
+    ``assert`` (the oracle raises its own exceptions), so ``--assert=plain``; and Hypothesis's
+    plugin is left out unless the run explores or passes it options.
+    """
     extra = list(ns.pytest_args)
     if extra[:1] == ["--"]:
         extra = extra[1:]
+    args = ["-c", os.devnull, "--rootdir", os.getcwd(), "-p", "no:cacheprovider", "-q",
+            "--assert=plain"]
+    if not ns.oracle_explore and not any(a.startswith("--hypothesis") for a in extra):
+        args += ["-p", "no:hypothesispytest"]
+    args += options.pytest_args(vars(ns))
+    if ns.keyword:
+        args += ["-k", ns.keyword]
     return args + extra
 
 

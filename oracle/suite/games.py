@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
+from oracle.suite.yamlfiles import read_yaml
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Game:
         """Card facts per deck (name, count, and whatever else the game records)."""
         if not self.cards_file:
             return {}
-        data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
+        data = read_yaml(self.folder / self.cards_file)
         return dict(data.get("decks", {}))
 
     def feature_files(self) -> list[Path]:
@@ -60,7 +61,7 @@ def bundled_features_dir() -> Path:
 
 def _read_manifest(path: Path) -> Game:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read the game manifest ({exc})") from exc
     if not isinstance(data, dict) or "id" not in data or "catalog" not in data:
