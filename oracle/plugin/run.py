@@ -8,6 +8,8 @@ an xdist worker) checks the suite and writes reports.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import time
 import zlib
@@ -26,10 +28,15 @@ from oracle.report.formats import file_formats, formats
 from oracle.report.formats.table import render_table
 from oracle.report.model import USER_PROPERTY
 from oracle.suite.catalog import CatalogFileError
+from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game, bundled_features_dir, discover_games
-from oracle.suite.lint import lint_games
+from oracle.suite.lint import lint_games, rule_tags
 
 run_key = pytest.StashKey["OracleRun"]()
+order_key = pytest.StashKey[int]()
+
+ORDER_PROPERTY = "rules_oracle.order"
+"""The user property holding a test's place in the collection (see ``verdict_order``)."""
 
 
 @dataclass(eq=False)  # a plugin object: hashed by identity
@@ -51,6 +58,9 @@ class OracleRun:
     explore_examples: int = 60
     explore_out: str | None = None
     verdicts: list[ScenarioVerdict] = field(default_factory=list)
+    #: Each verdict's test's place in the collection, so that a report lists scenarios in
+    #: one order however xdist's workers interleave them.
+    verdict_order: list[int] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
     report: Report | None = None
@@ -111,6 +121,29 @@ class OracleRun:
         """A per-scenario seed: stable across runs and xdist workers, changed by --seed."""
         return zlib.crc32(f"{self.seed}:{game}:{name}".encode())
 
+    def wants(self, scenario: ScenarioDoc) -> bool:
+        """Whether to collect a scenario: it cites a selected rule, or nothing is selected.
+
+        Unselected scenarios are not built at all, so a one-rule run of a large suite does
+        not pay for the rest. If no scenario cites a selected rule (an untestable one, say),
+        everything is collected and deselected as it always was, so such a run still ends
+        as before rather than as a run that collected nothing.
+        """
+        if self.selected is None or not self._selection_has_scenarios:
+            return True
+        return not self.selected.isdisjoint(rule_tags(scenario.tag_names))
+
+    @functools.cached_property
+    def _selection_has_scenarios(self) -> bool:
+        assert self.selected is not None
+        for game in self.games.values():
+            for path in game.feature_files():
+                with contextlib.suppress(FeatureSyntaxError):  # the suite checks say so
+                    for scenario in read_feature(path).scenarios:
+                        if not self.selected.isdisjoint(rule_tags(scenario.tag_names)):
+                            return True
+        return False
+
     def game_of(self, path: Path) -> Game | None:
         """The game whose folders hold a feature file."""
         for game in self.games.values():
@@ -144,10 +177,12 @@ class OracleRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "teardown" or (report.when == "setup" and report.passed):
             return  # verdicts ride on the call report (or on a setup that failed)
+        order = next((int(v) for k, v in report.user_properties if k == ORDER_PROPERTY), -1)
         for key, value in report.user_properties:
             if key == USER_PROPERTY:
                 verdict = ScenarioVerdict.from_json(json.loads(value))
                 self.verdicts.append(verdict)
+                self.verdict_order.append(order)
                 if verdict.engine:
                     self.engines.setdefault(verdict.game, dict(verdict.engine))
 
@@ -156,7 +191,9 @@ class OracleRun:
         engine = {"spec": str(self.spec), "seed": self.seed, "games": self.engines}
         known = {e.rule for e in self.expectations.entries
                  if e.rule and e.scenario is None} if self.expectations else set()
-        self.report = build_report(catalogs, self.verdicts, engine, self.selected, known)
+        ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
+                                        key=lambda pair: pair[0])]
+        self.report = build_report(catalogs, ordered, engine, self.selected, known)
         return self.report
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
