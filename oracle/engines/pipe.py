@@ -40,6 +40,10 @@ JSON = dict[str, Any]
 MAX_REPLY_BYTES = 10 * 2**20
 """A reply line longer than this is a fault: no honest view of a board game is 10 MiB."""
 
+MAX_FAILED_STARTS = 3
+"""Starts that may fail in a row (the process dies, or its handshake is wrong) before the
+engine is no longer started in a run: such an engine errors every scenario either way."""
+
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 """One encoder for every request line (``json.dumps`` with options builds one per call)."""
 
@@ -133,6 +137,8 @@ class PipeEngine:
         self._next_id = 0
         self._described: JSON | None = None
         self._last_fault: str | None = None
+        self._failed_starts = 0  # handshakes failed in a row
+        self._start_fault = ""  # what the last failed start said
 
     # -- the Engine interface -----------------------------------------------------------
 
@@ -149,8 +155,8 @@ class PipeEngine:
             if op == "describe":
                 return dict(described)
             reply = self._exchange(request)
-        except _StrictViolation as violation:  # the stream is still in step: no restart
-            return self._errored(str(violation))
+        except (_StrictViolation, _GaveUp) as fault:  # nothing to stop or restart
+            return self._errored(str(fault))
         except _Fault as fault:
             return self._fail(str(fault))
         if op == "setup":
@@ -189,9 +195,28 @@ class PipeEngine:
     # -- the process ----------------------------------------------------------------------
 
     def _ensure_started(self) -> JSON:
-        """Start the engine and do the handshake, unless that is done; return ``described``."""
+        """Start the engine and do the handshake, unless that is done; return ``described``.
+
+        An engine that failed its last ``MAX_FAILED_STARTS`` starts in a row is not started
+        again: it would cost every later scenario a process start to learn the same thing.
+        """
         if self._process is not None and self._described is not None:
             return self._described
+        if self._failed_starts >= MAX_FAILED_STARTS:
+            raise _GaveUp(f"{self._start_fault} (the engine failed to start "
+                          f"{self._failed_starts} times in a row, so it is not started again "
+                          "in this run)")
+        try:
+            described = self._start()
+        except _Fault as fault:
+            self._failed_starts += 1
+            self._start_fault = str(fault)
+            raise
+        self._failed_starts = 0
+        return described
+
+    def _start(self) -> JSON:
+        """Start a process and do the handshake; return its ``described`` reply."""
         try:
             self._process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -343,6 +368,10 @@ class PipeEngine:
             text += "\n(the engine wrote nothing to stderr)"
         return {"reply": "errored", "message": text,
                 "context": {"stderr_tail": tail, "exit_code": exit_code}}
+
+
+class _GaveUp(_Fault):
+    """The engine failed to start too often in a row to be started again."""
 
 
 class _StrictViolation(_Fault):
