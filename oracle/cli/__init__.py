@@ -146,8 +146,9 @@ def pytest_args(ns: argparse.Namespace) -> list[str]:
     non-editable), which is redone on every run wherever bytecode is not written
     (``PYTHONDONTWRITEBYTECODE``, read-only installs); and Hypothesis's pytest plugin, which
     imports all of Hypothesis in its terminal summary. Verdicts never rest on a bare
-    ``assert`` (the oracle raises its own exceptions), so ``--assert=plain``; and Hypothesis's
-    plugin is left out unless the run explores or passes it options.
+    ``assert`` (the oracle raises its own exceptions), so ``--assert=plain``; Hypothesis's
+    plugin is left out unless the run explores or passes it options, and pytest-xdist's
+    unless pytest arguments (``-- -n 2``) or ``PYTEST_ADDOPTS`` could ask for it.
     """
     extra = list(ns.pytest_args)
     if extra[:1] == ["--"]:
@@ -156,6 +157,8 @@ def pytest_args(ns: argparse.Namespace) -> list[str]:
             "--assert=plain"]
     if not ns.oracle_explore and not any(a.startswith("--hypothesis") for a in extra):
         args += ["-p", "no:hypothesispytest"]
+    if not extra and not os.environ.get("PYTEST_ADDOPTS"):  # nobody asked for xdist
+        args += ["-p", "no:xdist", "-p", "no:xdist.looponfail"]
     args += options.pytest_args(vars(ns))
     if ns.keyword:
         args += ["-k", ns.keyword]

@@ -24,7 +24,7 @@ from oracle.plugin import collect, verdicts
 from oracle.plugin.run import ORDER_PROPERTY, OracleRun, order_key, run_key
 from oracle.report.model import USER_PROPERTY
 from oracle.scenario.world import ScenarioWorld
-from oracle.suite.bdd import share_parses
+from oracle.suite.bdd import route_steps, share_parses
 from oracle.suite.lint import RULE_TAG
 
 __all__ = ["oracle_world"]
@@ -44,6 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
     share_parses()  # pytest-bdd reads the documents the suite checks parsed
+    route_steps()  # and finds each step's dispatcher directly
     if config.args_source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
         config.args = [str(r) for r in run.roots]
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from oracle.suite import dispatch
-from oracle.suite.bdd import python_names, scenario_test, step_fixtures
+from oracle.suite.bdd import ROUTES, python_names, routes_to, scenario_test, step_fixtures
 from oracle.suite.features import read_feature
 from oracle.suite.vocabulary import vocabulary_for
 
@@ -57,6 +57,7 @@ class FeatureFile(pytest.Module):
             vocabulary_for(game)  # the game's step modules, imported now: errors show here
             for fixture, value in step_fixtures(dispatch).items():
                 setattr(module, fixture, value)
+            setattr(module, ROUTES, routes_to(dispatch))
         for scenario in read_feature(path).scenarios:
             if not run.wants(scenario):
                 continue  # not selected: no test to build (it would only be deselected)

@@ -29,6 +29,7 @@ from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
 from oracle.suite import cache
 
 __all__ = [
+    "ROUTES",
     "STEP_FIXTURE_PREFIX",
     "GherkinDocument",
     "GherkinParseError",
@@ -36,6 +37,8 @@ __all__ = [
     "gherkin_document",
     "literal_hint",
     "python_names",
+    "route_steps",
+    "routes_to",
     "scenario_behind",
     "scenario_test",
     "share_parses",
@@ -64,6 +67,16 @@ def step_fixtures(module: ModuleType) -> dict[str, Any]:
     """The fixtures through which pytest-bdd finds a module's step definitions; copying
     them into another module makes those steps visible to that module's tests only."""
     return {k: v for k, v in vars(module).items() if k.startswith(STEP_FIXTURE_PREFIX)}
+
+
+def routes_to(module: ModuleType) -> dict[str, str]:
+    """Step kind -> the name of the fixture of ``module``'s one definition of that kind (for
+    ``ROUTES``; pytest-bdd names them ``pytestbdd_stepdef_KIND_PATTERN``)."""
+    routes: dict[str, str] = {}
+    for name in step_fixtures(module):
+        kind = name.removeprefix(STEP_FIXTURE_PREFIX).partition("_")[0]
+        routes[kind] = name if kind not in routes else ""  # two of a kind: no route
+    return {kind: name for kind, name in routes.items() if name}
 
 
 def literal_hint(context: StepFunctionContext) -> tuple[str, tuple[str, ...]] | None:
@@ -190,13 +203,52 @@ def _parser_versions() -> tuple[str, ...]:
     return tuple(stamps)
 
 
+ROUTES = "__oracle_step_routes__"
+"""The attribute of a test module naming, per step kind, the one step-definition fixture
+its steps go to (``route_steps``)."""
+
+
+def route_steps() -> None:
+    """Let pytest-bdd find the definition of a step of an oracle feature module directly.
+
+    pytest-bdd 9 looks for a step's definition among every fixture name of the session
+    (``find_fixturedefs_for_step``), about thirty lookups per step even when the module's
+    only step definitions are the vocabulary's three dispatchers (``oracle.suite.dispatch``).
+    A module that names them in ``ROUTES`` gets the fixture of its step's kind looked up
+    alone, filtered exactly as pytest-bdd filters; the dispatcher would win the search
+    anyway (it matches any text and is the most specific fixture). Other modules, and any
+    pytest-bdd without that function, are left as they are.
+    """
+    # By module path: ``pytest_bdd.scenario`` the attribute is the function ``scenario``.
+    bdd_compat = importlib.import_module("pytest_bdd.compat")
+    bdd_scenario = importlib.import_module("pytest_bdd.scenario")
+    original = getattr(bdd_scenario, "find_fixturedefs_for_step", None)
+    getfixturedefs = getattr(bdd_compat, "getfixturedefs", None)
+    if original is None or getfixturedefs is None or getattr(original, "routed", False):
+        return
+
+    def routed(step: Any, fixturemanager: Any, node: Any) -> Iterator[Any]:
+        routes = getattr(getattr(node, "module", None), ROUTES, None)
+        name = routes.get(step.type) if isinstance(routes, dict) else None
+        if name is None:
+            yield from original(step, fixturemanager, node)
+            return
+        for fixturedef in getfixturedefs(fixturemanager, name, node) or []:
+            context = step_function_context_registry.get(fixturedef.func)
+            if context is not None and context.type in (None, step.type) \
+                    and context.parser.is_matching(step.name):
+                yield fixturedef
+
+    routed.routed = True  # type: ignore[attr-defined]
+    bdd_scenario.find_fixturedefs_for_step = routed
+
+
 def share_parses() -> None:
     """Make pytest-bdd read feature files through ``gherkin_document``, so that a file is
     parsed once per content for the suite checks and the collection alike. Done by the
     plugin for oracle runs only; if pytest-bdd no longer has the function, nothing changes
     (the files are then parsed twice, as before)."""
-    import pytest_bdd.parser as bdd_parser
-
+    bdd_parser = importlib.import_module("pytest_bdd.parser")
     original = getattr(bdd_parser, "get_gherkin_document", None)
     if original is None or getattr(original, "shared_by_oracle", False):
         return
