@@ -8,14 +8,14 @@ phrasings for rulings and translations only add definitions. The game's vocabula
 checks match every step with. So a feature module holds these three definitions instead of
 the game's: each matches any text of its kind and runs it through the vocabulary, which
 picks the one definition the checks found. pytest-bdd still runs the scenario step by step,
-with its hooks and its reports; only the search is the vocabulary's.
+with its hooks and its reports; only the search is the vocabulary's. A step definition gets
+the scenario's world (``oracle_world``) and the arguments its pattern parses, nothing else.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from pytest_bdd import given, parsers, then, when
 
 from oracle.scenario.world import ScenarioWorld
@@ -24,22 +24,21 @@ from oracle.suite.vocabulary import vocabulary_for
 ANY_TEXT = r"(?P<step_text>.+)"
 
 
-def run_step(request: pytest.FixtureRequest, world: ScenarioWorld, kind: str,
-             text: str) -> None:
+def run_step(world: ScenarioWorld, kind: str, text: str) -> None:
     """Run one step of a scenario through its game's vocabulary."""
-    vocabulary_for(world.game).run(world, kind, text, request.getfixturevalue)
+    vocabulary_for(world.game).run(world, kind, text)
 
 
 @given(parsers.re(ANY_TEXT))
-def _given(request: pytest.FixtureRequest, oracle_world: ScenarioWorld, step_text: str) -> Any:
-    run_step(request, oracle_world, "given", step_text)
+def _given(oracle_world: ScenarioWorld, step_text: str) -> Any:
+    run_step(oracle_world, "given", step_text)
 
 
 @when(parsers.re(ANY_TEXT))
-def _when(request: pytest.FixtureRequest, oracle_world: ScenarioWorld, step_text: str) -> Any:
-    run_step(request, oracle_world, "when", step_text)
+def _when(oracle_world: ScenarioWorld, step_text: str) -> Any:
+    run_step(oracle_world, "when", step_text)
 
 
 @then(parsers.re(ANY_TEXT))
-def _then(request: pytest.FixtureRequest, oracle_world: ScenarioWorld, step_text: str) -> Any:
-    run_step(request, oracle_world, "then", step_text)
+def _then(oracle_world: ScenarioWorld, step_text: str) -> Any:
+    run_step(oracle_world, "then", step_text)

@@ -118,7 +118,7 @@ class Vocabulary:
         """Run one step text through its definition, exactly as a feature file would.
 
         Parameters the text does not give are fixtures: ``oracle_world`` is ``world``, and
-        any other is asked of ``fixture`` (pytest's ``request.getfixturevalue``).
+        any other is asked of ``fixture`` (pytest's ``request.getfixturevalue``) if given.
         """
         from oracle.scenario.outcomes import ScenarioError
 
@@ -132,6 +132,10 @@ class Vocabulary:
                 kwargs[name] = world
             elif fixture is not None:
                 kwargs[name] = fixture(name)
+            else:
+                raise ScenarioError(f"the step definition {step.where} asks for {name!r}; "
+                                    "a step definition gets oracle_world and the values "
+                                    "its pattern parses")
         if "oracle_world" in _parameters(step.function):
             kwargs.setdefault("oracle_world", world)
         step.function(**kwargs)
