@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from oracle.suite.games import bundled_features_dir
-from oracle.suite.yamlfiles import read_yaml
+from oracle.games.kit.cards import read_card_facts
 
 #: The three decks, one per type of Monarch Power (6.decks.1, 6.action-cards.3).
 DECKS = ("administrative", "diplomatic", "military")
@@ -133,8 +132,9 @@ def parse_cards(data: Any) -> tuple[CardFact, ...]:
 @lru_cache(maxsize=1)
 def load_card_facts() -> tuple[CardFact, ...]:
     """The card facts of all three decks, in file order (cached: they never change)."""
-    return parse_cards(read_yaml(bundled_features_dir() / "eu-pop" / "cards.yaml"))
+    return parse_cards(read_card_facts("eu-pop"))
 
 
 def card_facts_by_name() -> dict[str, CardFact]:
+    """Card facts keyed by name: what the engine looks cards up in."""
     return {fact.name: fact for fact in load_card_facts()}

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from oracle.suite.games import bundled_features_dir
-from oracle.suite.yamlfiles import read_yaml
+from oracle.games.kit.cards import read_card_facts
 
 #: The timing window of a component action, spelled as the card facts spell it (ti4:2.6.1).
 ACTION_WINDOW = "Action"
@@ -94,7 +93,7 @@ def normalise_unit_type(kind: str) -> str:
 @lru_cache(maxsize=1)
 def load_card_facts() -> tuple[CardFact, ...]:
     """The action deck's card facts, in the order of ``cards.yaml`` (cached: they never change)."""
-    data: Any = read_yaml(bundled_features_dir() / "ti4" / "cards.yaml")
+    data: Any = read_card_facts("ti4")
     entries = data["decks"]["action"]
     return tuple(
         CardFact(

@@ -37,6 +37,10 @@ def render_table(report: Report, width: int = 100) -> str:
                      f"{text}")
         if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
             lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(r.reason, width - id_w - 4)}")
+        for s in r.scenarios:
+            if s.status == Status.BLOCKED:
+                why = f"blocked by {s.blocked_by}: {s.name}"
+                lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(why, width - id_w - 4)}")
     lines.append(counts(report))
     return "\n".join(lines)
 
