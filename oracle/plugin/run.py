@@ -63,6 +63,7 @@ class OracleRun:
     verdict_order: list[int] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
+    _short_paths: dict[Path, str] = field(default_factory=dict)
     report: Report | None = None
 
     @classmethod
@@ -152,10 +153,16 @@ class OracleRun:
         return None
 
     def short_path(self, path: Path) -> str:
-        for game in self.games.values():
-            if path.is_relative_to(game.folder.parent):
-                return str(path.relative_to(game.folder.parent))
-        return str(path)
+        """A feature file's path as reports show it: from its features root."""
+        shown = self._short_paths.get(path)
+        if shown is None:
+            shown = str(path)
+            for game in self.games.values():
+                if path.is_relative_to(game.folder.parent):
+                    shown = str(path.relative_to(game.folder.parent))
+                    break
+            self._short_paths[path] = shown
+        return shown
 
     def header(self) -> str:
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
