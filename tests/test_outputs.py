@@ -87,7 +87,9 @@ def test_an_interrupted_run_writes_a_marked_partial_report_beside_the_complete_o
     "conforms"), over the previous one, and exited 2 like a usage error."""
     pytester.makepyfile(slow=SLOW)
     (pytester.path / "r.json").write_text('{"complete": "from the previous run"}\n')
-    env = {**os.environ, "PYTHONPATH": str(pytester.path)}
+    # Unbuffered: "PASSED" must reach us while the run goes on, not in its last buffer flush
+    # (under load the whole run fitted before the first flush and the signal came too late).
+    env = {**os.environ, "PYTHONPATH": str(pytester.path), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "oracle.cli", "run", "-v", "--engine", "slow:factory",
          "--rule", "ti4", "--json", "r.json", "--markdown", "r.md", "--badge", "b.json"],
@@ -116,7 +118,7 @@ def test_an_interrupted_run_writes_a_marked_partial_report_beside_the_complete_o
 def test_selftest_stops_cleanly_on_sigterm(pytester):
     """Why: selftest printed a KeyboardInterrupt traceback and left a temp folder."""
     tmp = pytester.mkdir("tmp")
-    env = {**os.environ, "TMPDIR": str(tmp)}
+    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen([sys.executable, "-m", "oracle.cli", "selftest"],
                                cwd=pytester.path, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
