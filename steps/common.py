@@ -159,7 +159,7 @@ def _choose(oracle_world: ScenarioWorld, player: str, verb: str, cards: str) -> 
     names = list(spec.cards)
     if spec.hidden or spec.others:
         _, seen = oracle_world.hand(player, player)
-        rest = list(seen)
+        rest = list(seen or [])
         for n in names:
             if n in rest:
                 rest.remove(n)

@@ -1,7 +1,7 @@
 """The protocol's JSON Schemas against the docs, the reference engine and ``parse_reply``.
 
-Why: the schemas in ``oracle/protocol/schemas/v1/`` are the contract, the docs explain it and the code
-implements it; three descriptions of one thing drift apart unless something checks them
+Why: the schemas in ``oracle/protocol/schemas/v1/`` are the contract, the docs explain it
+and the code implements it; three descriptions of one thing drift apart unless something checks them
 against each other. So every example in ``docs/protocol.md`` must validate (and the page must
 show every request and reply kind), the bundled engine's replies to a real session must
 validate, and ``parse_reply`` must turn anything at all into a typed reply or a
@@ -106,8 +106,9 @@ def test_relative_ref_to_view_resolves_offline() -> None:
 
 
 def doc_examples() -> list[JSON]:
-    """The ```json blocks of docs/protocol.md, parsed."""
-    blocks = re.findall(r"^```json\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S)
+    """The ```json blocks of docs/protocol.md (indented ones too), parsed."""
+    blocks = re.findall(r"^[ \t]*```json\n(.*?)^[ \t]*```", DOC.read_text(encoding="utf-8"),
+                        re.M | re.S)
     assert blocks, f"no ```json examples found in {DOC}"
     return [json.loads(block) for block in blocks]
 
@@ -163,7 +164,7 @@ SESSION: list[tuple[JSON, str]] = [
                               "targets": {"law": "Minister of Commerce"}}}, "rejected"),
     ({"op": "act", "action": {"type": "reveal", "player": "Alice", "cards": ["Sabotage"]}},
      "accepted"),
-    ({"op": "act", "action": {"type": "resolve"}}, "rejected"),
+    ({"op": "act", "action": {"type": "resolve"}}, "accepted"),
     ({"op": "act", "action": {"type": "window", "window": "At the start of a combat round"}},
      "accepted"),
     ({"op": "act", "action": {"type": "end_turn", "player": "Alice"}}, "accepted"),

@@ -988,10 +988,9 @@ class ReferenceEngine(ProtocolEngine):
         self.emit("using", player=player.name, card=fact.name, action=what)
 
     def act_resolve(self, action: JSON) -> None:
-        """Every player passes: what is being played resolves, last played first."""
+        """Every player passes: what is being played resolves, last played first (with
+        nothing being played, passing changes nothing: docs/protocol.md, act)."""
         game = self.g
-        if not game.being_played:
-            raise Rejected(Rejection("nothing is being played"))
         while game.being_played:
             record = game.being_played.pop()
             if record.countered:

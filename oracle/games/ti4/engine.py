@@ -1184,10 +1184,12 @@ class ReferenceEngine(ProtocolEngine):
         self.emit("playing", player=player.name, card=fact.name, targets=targets)
 
     def act_resolve(self, action: JSON) -> None:
-        """ti4:2.7, ti4:2.8: everybody passes; the cards resolve, last played first."""
+        """ti4:2.7, ti4:2.8: everybody passes; the cards resolve, last played first.
+
+        With nothing being played, passing changes nothing and is allowed (docs/protocol.md,
+        act): an engine that resolves cards at once gets this ``resolve`` after every play.
+        """
         game = self.g
-        if not game.being_played:
-            raise Rejected(Rejection("no card is being played"))
         while game.being_played:
             record = game.being_played.pop()
             if record.cancelled:
