@@ -23,7 +23,7 @@ from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.report import Report, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
-from oracle.report.formats.table import render_table
+from oracle.report.formats.table import render_table, unsupported_summary
 from oracle.report.model import USER_PROPERTY
 from oracle.suite.catalog import CatalogFileError
 from oracle.suite.games import Game, bundled_features_dir, discover_games
@@ -164,7 +164,10 @@ class OracleRun:
             return
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
-        terminalreporter.line(render_table(report, terminalreporter._tw.fullwidth))
+        width = terminalreporter._tw.fullwidth
+        terminalreporter.line(render_table(report, width))
+        for line in unsupported_summary(report, width):
+            terminalreporter.line(line)
         stale = [r.id for r in report.rules if r.status == Status.XPASS]
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"

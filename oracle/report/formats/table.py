@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from oracle.report.formats import Format
-from oracle.report.model import FAILING, RULE_STATUSES, Report, Status
+from oracle.report.model import FAILING, RULE_STATUSES, Report, ScenarioResult, Status
 
 
 def engine_line(engine: Mapping[str, Any]) -> str:
@@ -39,6 +40,32 @@ def render_table(report: Report, width: int = 100) -> str:
             lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(r.reason, width - id_w - 4)}")
     lines.append(counts(report))
     return "\n".join(lines)
+
+
+def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> list[str]:
+    """Why scenarios were unsupported, most common reason first: what to give the engine
+    next. When nothing at all ran, say so plainly, so that an adapter that answers
+    ``unsupported`` to everything is not mistaken for a conforming engine."""
+    seen: dict[tuple[str, str], ScenarioResult] = {}
+    for rule in report.rules:
+        for s in rule.scenarios:
+            seen.setdefault((s.location, s.name), s)
+    lacking = Counter(s.message.strip().splitlines()[-1] if s.message.strip() else "no reason"
+                      for s in seen.values() if s.status == Status.UNSUPPORTED)
+    if not lacking:
+        return []
+    total = sum(lacking.values())
+    lines = [f"unsupported: {total} of {len(seen)} scenarios; why, most common first:"]
+    for reason, n in lacking.most_common(limit):
+        lines.append(f"{n:>5}  {textwrap.shorten(reason, max(width - 7, 20), placeholder='…')}")
+    if len(lacking) > limit:
+        lines.append(f"       and {len(lacking) - limit} other reasons (--json lists each "
+                     "scenario's)")
+    if total == len(seen):
+        lines.append("no scenario ran on this engine: every one was unsupported, so no rule "
+                     "was tested. Start with setup and observe, then declare capabilities "
+                     "(docs/adapters.md; docs/protocol.md, \"Capabilities\").")
+    return lines
 
 
 FORMAT = Format("table", "the per-rule table in the terminal", render_table, to_file=False)
