@@ -247,6 +247,8 @@ def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, ha
     if not pile.names_matter:
         return
     if cards is None and hand:  # "cards": null, docs/protocol.md "No viewers"
+        if not pile.count:
+            return  # an empty hand shows no names to anybody
         raise EngineLacks(f"{what}: the engine does not say which cards this viewer may see")
     if cards is None:
         raise EngineFault(f"{what}: the engine does not list the cards to the referee")
