@@ -56,7 +56,7 @@ def skeleton_files(lang: str, games: Sequence[Game]) -> dict[str, str]:
     only = f" --rule {games[0].id}" if len(games) == 1 else ""
     fill = {
         "__RUN__": f"rules-oracle run --engine {shlex.quote(language.spec)}{only}",
-        "__GAMES_PY__": repr(listed),
+        "__GAMES_PY__": json.dumps(listed),
         "__GAMES_JSON__": json.dumps(listed).replace('"', "'"),
         "__GAMES_TEXT__": names,
         "__LANG__": language.name,
