@@ -385,3 +385,25 @@ def test_game_specific_action_types_are_open() -> None:
         {"type": "trade", "player": "A", "to": "B", "cards": ["Spy"]},
     ]:
         assert errors(REQUEST, {"op": "act", "action": action}) == [], action
+
+
+# -- 5. the capabilities table -----------------------------------------------------------------
+
+
+def test_every_capability_a_bundled_engine_declares_is_in_the_capabilities_table() -> None:
+    """An adapter writer learns from the page what each capability gates; a capability the
+    bundled engines declare but the page does not explain would send them to the code."""
+    from oracle.engines.kinds import load_factory
+    from oracle.suite.games import discover_games
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("\n## Capabilities\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    named = {c for row in rows for c in re.findall(r"`([\w-]+/[^`]+)`", row.split("|")[1])}
+    for game in discover_games().values():
+        patterns = [re.escape(c).replace("GAME", re.escape(game.id)).replace("NAME", ".+")
+                    for c in named]
+        engine = load_factory(game.reference_engine)()
+        declared = engine.handle({"op": "describe"})["engine"]["capabilities"]
+        missing = [c for c in declared if not any(re.fullmatch(p, c) for p in patterns)]
+        assert missing == [], f"{game.id}: not in docs/protocol.md, Capabilities: {missing}"
