@@ -75,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
         smoke_options[name].add_to_cli(smoke)
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
+    _add_new_adapter(sub)
+    return parser
+
+
+def _add_new_adapter(sub: argparse._SubParsersAction) -> None:
     scaffold = sub.add_parser(
         "new-adapter", help="write a runnable adapter skeleton to start from",
         description="Write an adapter skeleton (the adapter and a README) into DIR. It answers "
@@ -89,7 +94,6 @@ def _parser() -> argparse.ArgumentParser:
                           help="a game the adapter plays (repeatable; default: every bundled "
                                "game)")
     scaffold.add_argument("dir", metavar="DIR", help="the folder to write into (made if needed)")
-    return parser
 
 
 def list_steps() -> int:
