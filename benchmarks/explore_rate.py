@@ -19,7 +19,6 @@ from pathlib import Path
 
 import oracle.steps.common
 import oracle.steps.ti4  # noqa: F401
-
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model, run_step
 from oracle.games.ti4.engine import factory

@@ -1,10 +1,15 @@
 """The game-agnostic vocabulary: players, decks, hands, windows, drawing, playing, looking.
 
-Every step here works for any game whose state uses the shared protocol
-shapes (players with hands, decks with draw and discard piles). pytest-bdd 9
-tries each step text against every definition, so the vocabulary is a few
-parametrised steps rather than many near-copies; the phrases inside them
-(card lists, pile descriptions) are parsed by ``oracle.suite.dsl``.
+Every step here works for any game whose state uses the shared protocol shapes (players
+with hands, decks with draw and discard piles). pytest-bdd 9 tries each step text against
+every definition, so the vocabulary is a few parametrised steps rather than many
+near-copies; the phrases inside them (card lists, pile descriptions, card variables) are
+parsed by ``oracle.suite.dsl``. Each step declares with ``@requires`` what it needs of an
+engine, so a scenario is found ``unsupported`` before anything is sent.
+
+Checks about what *another viewer* sees are compared with the referee's view first, and
+charged to the concept they are about (``hand-size-public``, ``hand-hidden``,
+``hand-revealed``, ``pile-public``): a game maps each to the rule that states it.
 """
 
 from __future__ import annotations
@@ -16,11 +21,34 @@ from pytest_bdd import given, parsers, then, when
 
 from oracle.protocol import REFEREE, Rejected
 from oracle.scenario.outcomes import RuleViolation, ScenarioError
+from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld, check_pile
-from oracle.suite.dsl import describe_cards, parse_cards, parse_count, parse_names, parse_pile
+from oracle.suite.dsl import (
+    CardRef,
+    Pile,
+    describe_cards,
+    parse_cards,
+    parse_count,
+    parse_names,
+    parse_pile,
+)
 
 NAME = r"[A-Z][\w'-]*"
 VIEWER = rf"{NAME}|a spectator"
+#: A card in a step: a quoted name, or a card variable bound by 'Given card A is ...'.
+CARD = r'(?:"[^"]+"|card [A-Z])'
+
+
+def card_word(text: str) -> Any:
+    """``"Sabotage"`` -> ``"Sabotage"``; ``card A`` -> ``CardRef("A")``."""
+    return parse_cards(text)[0]
+
+
+def named_cards(world: ScenarioWorld, *piles: Pile | None) -> list[str]:
+    """The capabilities the named cards of some piles need (card variables need none here:
+    their binding step checks them)."""
+    game = world.game.id
+    return [f"{game}/card/{c}" for p in piles if p for c in p.cards if isinstance(c, str)]
 
 
 def _game_targets(world: ScenarioWorld, text: str | None) -> dict[str, Any]:
@@ -32,6 +60,13 @@ def _game_targets(world: ScenarioWorld, text: str | None) -> dict[str, Any]:
     if parse_target is None:
         raise ScenarioError(f"{world.game.id} defines no targets; cannot read {text!r}")
     return parse_target(world, text)
+
+
+def _next_player(world: ScenarioWorld, player: str) -> str:
+    names = [p["name"] for p in world.state["players"]]
+    if player not in names or len(names) < 2:
+        raise ScenarioError(f"a card's recipe needs another player besides {player}")
+    return names[(names.index(player) + 1) % len(names)]
 
 
 # -- Given ---------------------------------------------------------------------------
@@ -49,7 +84,31 @@ def _seed(oracle_world: ScenarioWorld, seed: str) -> None:
     oracle_world.seed = int(seed)
 
 
+@given(parsers.re(r"card (?P<ref>[A-Z]) is (?P<spec>.+)"))
+@requires(lambda world, ref, spec, **_: [
+    f"{world.game.id}/card/{world.cards.bind(ref, spec)}"])
+def _bind(oracle_world: ScenarioWorld, ref: str, spec: str) -> None:
+    """Name a card for the steps below: a card ("Sabotage"), or any card of a class the
+    game declares (any "Action" card), picked among the cards the engine models; 'any
+    other' picks one not bound yet. Later steps write it 'card A'."""
+    oracle_world.cards.bind(ref, spec)
+
+
+@given(parsers.re(rf"(?P<player>{NAME}) can play card (?P<ref>[A-Z])"))
+def _can_play(oracle_world: ScenarioWorld, player: str, ref: str) -> None:
+    """Set up what playing the card needs (its recipe's Given lines: a target to aim at)."""
+    from oracle.suite.vocabulary import vocabulary_for
+
+    card = oracle_world.names([CardRef(ref)])[0]
+    recipe = oracle_world.cards.recipe(card)
+    oracle_world.cards.players[ref] = player
+    words = vocabulary_for(oracle_world.game)
+    for line in recipe.lines("given", player, _next_player(oracle_world, player)):
+        words.run(oracle_world, "given", line)
+
+
 @given(parsers.re(rf"(?P<player>{NAME}) holds (?P<pile>.+)"))
+@requires(lambda world, pile, **_: named_cards(world, parse_pile(pile)))
 def _hand(oracle_world: ScenarioWorld, player: str, pile: str) -> None:
     """A hand: named cards, or 'N cards' that nobody mentions elsewhere."""
     spec = parse_pile(pile)
@@ -58,6 +117,7 @@ def _hand(oracle_world: ScenarioWorld, player: str, pile: str) -> None:
 
 
 @given(parsers.re(r"the (?P<deck>\w+) (?P<which>deck|discard pile) is (?P<pile>.+)"))
+@requires(lambda world, pile, **_: named_cards(world, parse_pile(pile)))
 def _pile(oracle_world: ScenarioWorld, deck: str, which: str, pile: str) -> None:
     """A draw pile or discard pile, top first."""
     spec = parse_pile(pile)
@@ -84,12 +144,14 @@ def _window_open(oracle_world: ScenarioWorld, window: str) -> None:
 
 
 @when(parsers.re(r'the timing window "(?P<window>[^"]+)" opens'))
+@requires(lambda world, **_: [f"{world.game.id}/windows"])
 def _window_opens(oracle_world: ScenarioWorld, window: str) -> None:
     oracle_world.require(f"{oracle_world.game.id}/windows")
     oracle_world.act(f'the timing window "{window}" opens', {"type": "window", "window": window})
 
 
 @when(parsers.re(rf"(?P<player>{NAME}) draws (?P<count>\w+) (?P<deck>\w+) cards?"))
+@requires(lambda world, **_: [f"{world.game.id}/draw"])
 def _draw(oracle_world: ScenarioWorld, player: str, count: str, deck: str) -> None:
     oracle_world.require(f"{oracle_world.game.id}/draw")
     n = parse_count(count)
@@ -97,24 +159,45 @@ def _draw(oracle_world: ScenarioWorld, player: str, count: str, deck: str) -> No
                      {"type": "draw", "player": player, "deck": deck, "count": n})
 
 
+def _play_needs(world: ScenarioWorld, card: str, cancel: str | None = None,
+                **_: Any) -> list[str]:
+    game = world.game.id
+    needs = [f"{game}/play", f"{game}/card/{world.cards.name(card_word(card))}"]
+    if cancel:
+        needs.append(f"{game}/card/{world.cards.name(card_word(cancel))}")
+    return needs
+
+
 @when(parsers.re(
-    rf'(?P<player>{NAME}) (?P<verb>plays|starts playing) "(?P<card>[^"]+)"'
+    rf"(?P<player>{NAME}) (?P<verb>plays|starts playing) (?P<card>{CARD})"
     r"(?: (?P<how>targeting|choosing) (?P<target>.+?))?"
-    rf'(?: and (?P<canceller>{NAME}) cancels it with "(?P<cancel>[^"]+)")?'
+    rf"(?: and (?P<canceller>{NAME}) cancels it with (?P<cancel>{CARD}))?"
 ))
+@requires(_play_needs)
 def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, how: str | None,
           target: str | None, canceller: str | None, cancel: str | None) -> None:
     """Play a card; 'plays' lets every player pass afterwards, 'starts playing' leaves
     the card being played so that others can react. 'choosing' reads like 'targeting'
-    (both go to the game's ``parse_target``), for choices that are not targets."""
+    (both go to the game's ``parse_target``), for choices that are not targets. A card
+    variable played with no target aims at its recipe's target."""
     oracle_world.require(f"{oracle_world.game.id}/play")
-    text = f'{player} plays "{card}"' + (f" {how} {target}" if target else "")
-    action: dict[str, Any] = {"type": "play", "player": player, "card": card}
+    word = card_word(card)
+    name = oracle_world.names([word])[0]
+    if target is None and isinstance(word, CardRef):
+        recipe = oracle_world.cards.recipe(name)
+        if recipe.target:
+            target = recipe.target.format(player=player,
+                                          other=_next_player(oracle_world, player))
+    text = f'{player} plays "{name}"' + (f" {how or 'targeting'} {target}" if target else "")
+    action: dict[str, Any] = {"type": "play", "player": player, "card": name}
     targets = _game_targets(oracle_world, target)
     if targets:
         action["targets"] = targets
-    play_and_pass(oracle_world, text, action, name=card, leave_open=verb == "starts playing",
-                  canceller=canceller, cancel=cancel)
+    if isinstance(word, CardRef):
+        oracle_world.cards.players.setdefault(word.name, player)
+    cancel_name = oracle_world.names([card_word(cancel)])[0] if cancel else None
+    play_and_pass(oracle_world, text, action, name=name, leave_open=verb == "starts playing",
+                  canceller=canceller, cancel=cancel_name)
 
 
 def play_and_pass(world: ScenarioWorld, text: str, action: dict[str, Any], *, name: str,
@@ -145,9 +228,11 @@ def _resolve(oracle_world: ScenarioWorld) -> None:
 
 
 @when(parsers.re(rf"(?P<player>{NAME}) reveals (?P<cards>.+)"))
+@requires(lambda world, cards, **_: [f"{world.game.id}/reveal", *named_cards(
+    world, Pile(tuple(parse_cards(cards))))])
 def _reveal(oracle_world: ScenarioWorld, player: str, cards: str) -> None:
     oracle_world.require(f"{oracle_world.game.id}/reveal")
-    names = parse_cards(cards)
+    names = oracle_world.names(parse_cards(cards))
     oracle_world.act(f"{player} reveals {describe_cards(names)}",
                      {"type": "reveal", "player": player, "cards": names})
 
@@ -156,7 +241,7 @@ def _reveal(oracle_world: ScenarioWorld, player: str, cards: str) -> None:
 def _choose(oracle_world: ScenarioWorld, player: str, verb: str, cards: str) -> None:
     """Answer a pending decision. 'keeps 7 cards' keeps any 7 (the first the player sees)."""
     spec = parse_pile(cards)
-    names = list(spec.cards)
+    names = oracle_world.names(spec.cards)
     if spec.hidden or spec.others:
         _, seen = oracle_world.hand(player, player)
         rest = list(seen or [])
@@ -179,10 +264,42 @@ def _end_turn(oracle_world: ScenarioWorld, player: str) -> None:
 @then(parsers.re(rf"(?P<owner>{NAME}) holds (?P<pile>.+?)(?: as seen by (?P<viewer>{VIEWER}))?"))
 def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | None) -> None:
     """A hand as one viewer sees it: its size is public, its cards are the owner's."""
-    who: str | None = owner if viewer is None else (None if viewer == "a spectator" else viewer)
+    spec = parse_pile(pile)
+    resolved = Pile(tuple(oracle_world.names(spec.cards)), spec.hidden, spec.others,
+                    spec.any_order, spec.names_matter)
+    if viewer is None or viewer == owner:
+        count, cards = oracle_world.hand(owner, owner)
+        check_pile(f"{owner}'s hand", resolved, count, cards, hand=True)
+        return
+    who = None if viewer == "a spectator" else viewer
+    true_count, true_cards = oracle_world.hand(owner, REFEREE)
     count, cards = oracle_world.hand(owner, who)
-    seen_by = "" if viewer is None else f" as seen by {viewer}"
-    check_pile(f"{owner}'s hand{seen_by}", parse_pile(pile), count, cards, hand=True)
+    seen_by = f"{owner}'s hand as seen by {viewer}"
+    if count != true_count:
+        raise RuleViolation(f"{seen_by} has {count} card(s), but it holds {true_count}",
+                            concept="hand-size-public")
+    if cards is not None:  # null: the engine does not say what this viewer sees
+        leaked = _extra(cards, list(resolved.cards))
+        if leaked and resolved.names_matter:
+            raise RuleViolation(f"{seen_by} shows {describe_cards(leaked)}, which {viewer} "
+                                "must not see", concept="hand-hidden")
+        missing = _extra(list(resolved.cards), cards)
+        if missing and not _extra(list(resolved.cards), true_cards or []):
+            raise RuleViolation(f"{seen_by} does not show {describe_cards(missing)}, which "
+                                f"{owner} has revealed", concept="hand-revealed")
+    check_pile(seen_by, resolved, count, cards, hand=True)
+
+
+def _extra(have: list[str], allowed: list[str]) -> list[str]:
+    """The cards of ``have`` beyond the multiset ``allowed``."""
+    rest = list(allowed)
+    extra = []
+    for card in have:
+        if card in rest:
+            rest.remove(card)
+        else:
+            extra.append(card)
+    return extra
 
 
 @then(parsers.re(
@@ -192,15 +309,51 @@ def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | N
 def _pile_is(oracle_world: ScenarioWorld, deck: str, which: str, pile: str,
              viewer: str | None) -> None:
     """A pile as the referee sees it, or as one viewer does (a discard pile is public)."""
-    who: str | None = REFEREE if viewer is None else (None if viewer == "a spectator" else viewer)
-    count, cards = oracle_world.pile(deck, "draw" if which == "deck" else "discard", who)
+    key = "draw" if which == "deck" else "discard"
+    spec = parse_pile(pile)
+    resolved = Pile(tuple(oracle_world.names(spec.cards)), spec.hidden, spec.others,
+                    spec.any_order, spec.names_matter)
+    count, cards = oracle_world.pile(deck, key, REFEREE)
+    if viewer is not None:
+        who = None if viewer == "a spectator" else viewer
+        seen = oracle_world.pile(deck, key, who)
+        if key == "discard" and seen != (count, cards):
+            raise RuleViolation(f"the {deck} {which} as seen by {viewer} is "
+                                f"{describe_cards(seen[1] or [])}, but it is "
+                                f"{describe_cards(cards or [])}", concept="pile-public")
+        count, cards = seen
     seen_by = "" if viewer is None else f" as seen by {viewer}"
-    check_pile(f"the {deck} {which}{seen_by}", parse_pile(pile), count, cards, hand=False)
+    check_pile(f"the {deck} {which}{seen_by}", resolved, count, cards, hand=False)
 
 
-@then("the action is rejected")
-def _rejected(oracle_world: ScenarioWorld) -> None:
-    oracle_world.expect_rejected()
+@then(parsers.re(r"the action is (?P<outcome>rejected|allowed)"))
+def _outcome(oracle_world: ScenarioWorld, outcome: str) -> None:
+    """What the engine answered to the last action: the rules forbid it, or allow it. A
+    scenario that expects a rejection has a twin that expects the same action allowed."""
+    if outcome == "rejected":
+        oracle_world.expect_rejected()
+    else:
+        oracle_world.expect_allowed()
+
+
+@then(parsers.re(r"the effect of card (?P<ref>[A-Z]) (?P<neg>has not|has) happened"))
+def _effect(oracle_world: ScenarioWorld, ref: str, neg: str) -> None:
+    """The card's effect (its recipe's Then lines), or that it had none (cancelled)."""
+    from oracle.suite.vocabulary import vocabulary_for
+
+    card = oracle_world.names([CardRef(ref)])[0]
+    recipe = oracle_world.cards.recipe(card)
+    player = oracle_world.cards.players.get(ref)
+    if player is None:
+        raise ScenarioError(f"nobody played card {ref}; write 'When Alice plays card {ref}'")
+    lines = recipe.lines("effect" if neg == "has" else "no_effect", player,
+                         _next_player(oracle_world, player))
+    if not lines:
+        raise ScenarioError(f"card {ref} is {card!r}, whose recipe shows no effect; bind it to "
+                            "a class whose cards have a visible effect")
+    words = vocabulary_for(oracle_world.game)
+    for line in lines:
+        words.run(oracle_world, "then", line)
 
 
 @then(parsers.re(
@@ -221,3 +374,4 @@ def _pending(oracle_world: ScenarioWorld, player: str | None, decision: str | No
             f"expected {player} to have to {decision} {want['count']} card(s); the engine is "
             f"waiting for {pending or 'nothing'}"
         )
+

@@ -14,12 +14,13 @@ import re
 from collections import Counter
 from typing import Any
 
-from oracle.steps.common import play_and_pass
 from pytest_bdd import given, parsers, then, when
 
 from oracle.protocol import REFEREE
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
+from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
+from oracle.steps.common import play_and_pass
 from oracle.suite.dsl import parse_count, parse_names
 
 GAME = "eu-pop"
@@ -109,6 +110,7 @@ def _display_action(world: ScenarioWorld, action: str) -> str:
 
 
 @given(parsers.re(COUNTER))
+@requires(lambda world, power=None, **_: [f"{GAME}/monarch-power" if power else f"{GAME}/ducats"])
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, power: str | None,
                  ducats: str | None) -> None:
     """Monarch Power of one type, or Ducats (default: 3 of each power and 15 Ducats)."""
@@ -139,6 +141,7 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, power: 
     rf"(?P<player>{NAME})'s (?P<kind>{POWER}|ducat) costs are reduced by (?P<n>\w+)"
     r"(?: by a game effect)?"
 ))
+@requires(lambda world, **_: [f"{GAME}/cost-reductions"])
 def _cost_reduction(oracle_world: ScenarioWorld, player: str, kind: str, n: str) -> None:
     """A game effect that lowers a player's costs of one kind (6.action-cards.5)."""
     oracle_world.require(f"{GAME}/cost-reductions")
@@ -147,6 +150,8 @@ def _cost_reduction(oracle_world: ScenarioWorld, player: str, kind: str, n: str)
 
 
 @given(parsers.re(DISPLAY))
+@requires(lambda world, card=None, **_: [f"{GAME}/display", *([f"{GAME}/card/{card}"] if card
+                                                              else [])])
 def _set_display(oracle_world: ScenarioWorld, player: str, card: str | None,
                  charges: str | None, count: str | None, viewer: str | None) -> None:
     """A Display Card already in play (placed on an earlier Turn)."""
@@ -195,6 +200,8 @@ def _check_display(oracle_world: ScenarioWorld, player: str, card: str | None,
 
 
 @given(parsers.re(CHARACTER))
+@requires(lambda world, card=None, **_: [f"{GAME}/appoint", *([f"{GAME}/card/{card}"] if card
+                                                              else [])])
 def _set_character(oracle_world: ScenarioWorld, player: str, card: str | None,
                    role: str | None, none: str | None) -> None:
     oracle_world.require(f"{GAME}/appoint")
@@ -228,6 +235,7 @@ def _check_character(oracle_world: ScenarioWorld, player: str, card: str | None,
     rf"(?P<attackers>{NAMES}) attacks? (?P<defenders>{NAMES}) in a battle"
     r'(?:, in its "(?P<step>[^"]+)" step)?'
 ))
+@requires(lambda world, **_: [f"{GAME}/battle"])
 def _battle(oracle_world: ScenarioWorld, attackers: str, defenders: str,
             step: str | None) -> None:
     """A Battle being fought, in its "Play Battle Actions" step unless told."""
@@ -245,6 +253,7 @@ def _battle(oracle_world: ScenarioWorld, attackers: str, defenders: str,
 
 
 @when(parsers.re(rf'(?P<player>{NAME}) appoints "(?P<card>[^"]+)"'))
+@requires(lambda world, card, **_: [f"{GAME}/appoint", f"{GAME}/card/{card}"])
 def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
     """The Appoint Advisor/Leader Action: the card is used for its character (6.action-cards.8)."""
     oracle_world.require(f"{GAME}/appoint")
@@ -257,6 +266,9 @@ def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
     r"(?: (?P<how>targeting|choosing) (?P<target>.+?))?"
     rf'(?: and (?P<canceller>{NAME}) cancels it with "(?P<cancel>[^"]+)")?'
 ))
+@requires(lambda world, action, cancel=None, **_: [
+    f"{GAME}/display", f"{GAME}/card/{_display_action(world, action)}",
+    *([f"{GAME}/card/{cancel}"] if cancel else [])])
 def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str, how: str | None,
          target: str | None, canceller: str | None, cancel: str | None) -> None:
     """Take an Action listed on a Display Card; like 'plays', it can be cancelled."""
@@ -270,6 +282,7 @@ def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str, how: 
 
 
 @when("Phase 5, Step C is resolved")
+@requires(lambda world, **_: [f"{GAME}/hand-limit"])
 def _step_c(oracle_world: ScenarioWorld) -> None:
     """Cleanup, Step C: every player discards down to the hand limit (6.cards-in-hand.2)."""
     oracle_world.require(f"{GAME}/hand-limit")
@@ -280,6 +293,7 @@ def _step_c(oracle_world: ScenarioWorld) -> None:
     r'(?:the battle moves to its "(?P<step>[^"]+)" step'
     r"|(?P<round>a new round of battle begins)|(?P<end>the battle ends))"
 ))
+@requires(lambda world, **_: [f"{GAME}/battle"])
 def _battle_goes_on(oracle_world: ScenarioWorld, step: str | None, round: str | None,
                     end: str | None) -> None:
     """The Battle moves on: to a later step, to a new Round, or to its end."""

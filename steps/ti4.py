@@ -15,8 +15,17 @@ from pytest_bdd import given, parsers, then, when
 
 from oracle.protocol import REFEREE
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
+from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
-from oracle.suite.dsl import describe_cards, parse_cards, parse_count, parse_names
+from oracle.steps.common import named_cards
+from oracle.suite.dsl import (
+    Pile,
+    describe_cards,
+    parse_cards,
+    parse_count,
+    parse_names,
+    parse_quoted,
+)
 
 NAME = r"[A-Z][\w'-]*"
 UNIT_TYPES = ("dreadnought", "carrier", "cruiser", "destroyer", "fighter", "flagship",
@@ -57,6 +66,8 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) is the (?P<faction>[\w' -]+?) player"))
+@requires(lambda world, faction, **_: [f"ti4/faction/{faction}"] if faction in RULED_FACTIONS
+          else [])
 def _faction(oracle_world: ScenarioWorld, player: str, faction: str) -> None:
     if faction in RULED_FACTIONS:
         oracle_world.require(f"ti4/faction/{faction}")
@@ -64,6 +75,8 @@ def _faction(oracle_world: ScenarioWorld, player: str, faction: str) -> None:
 
 
 @given(parsers.re(rf'(?P<player>{NAME}) has researched "(?P<tech>[^"]+)"'))
+@requires(lambda world, tech, **_: [f"ti4/technology/{tech}"] if tech in RULED_TECHNOLOGIES
+          else [])
 def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
     if tech in RULED_TECHNOLOGIES:
         oracle_world.require(f"ti4/technology/{tech}")
@@ -71,6 +84,8 @@ def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
 
 
 @given(parsers.re(COUNTER))
+@requires(lambda world, tg=None, unit=None, **_: ["ti4/trade-goods"] if tg
+          else ["ti4/units"] if unit else [])
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
                  tg: str | None, unit: str | None) -> None:
     n = parse_count(count)
@@ -109,14 +124,16 @@ def _strategy_card(oracle_world: ScenarioWorld, player: str, card: str) -> None:
 
 
 @given(parsers.re(r'the laws? (?P<laws>".+") (?:is|are) in play'))
+@requires(lambda world, **_: ["ti4/laws"])
 def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
     oracle_world.require("ti4/laws")
-    oracle_world.given().setdefault("laws", []).extend(parse_cards(laws))
+    oracle_world.given().setdefault("laws", []).extend(parse_quoted(laws))
 
 
 @given(parsers.re(
     rf"(?P<player>{NAME})'s hand limit is (?P<way>raised|lowered) by (?P<n>\w+) by a game effect"
 ))
+@requires(lambda world, **_: ["ti4/hand-limit"])
 def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> None:
     oracle_world.require("ti4/hand-limit")
     delta = parse_count(n) * (1 if way == "raised" else -1)
@@ -130,6 +147,7 @@ def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> N
     rf"(?P<player>{NAME}) resolves the (?P<which>primary|secondary) ability of Politics"
     rf"(?:, choosing (?P<speaker>{NAME}) as speaker)?"
 ))
+@requires(lambda world, **_: ["ti4/politics"])
 def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str | None) -> None:
     oracle_world.require("ti4/politics")
     action: dict[str, Any] = {"type": f"politics_{which}", "player": player}
@@ -142,6 +160,7 @@ def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str
 
 
 @when('the status phase step "Draw Action Cards" is resolved')
+@requires(lambda world, **_: ["ti4/status-phase"])
 def _status_draw(oracle_world: ScenarioWorld) -> None:
     oracle_world.require("ti4/status-phase")
     oracle_world.act("the status phase draws action cards", {"type": "status_draw"})
@@ -150,9 +169,11 @@ def _status_draw(oracle_world: ScenarioWorld) -> None:
 @when(parsers.re(
     rf"(?P<giver>{NAME}) gives (?P<cards>.+) to (?P<receiver>{NAME}) in a transaction"
 ))
+@requires(lambda world, cards, **_: ["ti4/transactions", *named_cards(
+    world, Pile(tuple(parse_cards(cards))))])
 def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -> None:
     oracle_world.require("ti4/transactions")
-    names = parse_cards(cards)
+    names = oracle_world.names(parse_cards(cards))
     oracle_world.act(f"{giver} gives {describe_cards(names)} to {receiver}",
                      {"type": "trade", "player": giver, "to": receiver, "cards": names})
 

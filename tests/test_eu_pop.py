@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 import yaml
-from oracle.steps.eu_pop import parse_dice
 
 from oracle.games.eu_pop import importer
 from oracle.games.eu_pop.cards import CardDataError, load_card_facts, parse_cards
 from oracle.games.eu_pop.engine import ReferenceEngine, factory
 from oracle.games.eu_pop.importer import CatalogError
 from oracle.games.eu_pop.mutants import ALL as MUTANTS
+from oracle.steps.eu_pop import parse_dice
 
 JSON = dict[str, Any]
 REPO = Path(__file__).resolve().parents[1]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import oracle.steps.common
-import oracle.steps.ti4  # noqa: F401
 import pytest
 
+import oracle.steps.common
+import oracle.steps.ti4  # noqa: F401
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model
 from oracle.games.ti4.engine import factory as reference

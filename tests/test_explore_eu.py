@@ -3,10 +3,10 @@ broken rule an invariant covers are found, shrunk and written as scenarios under
 
 from __future__ import annotations
 
-import oracle.steps.common
-import oracle.steps.eu_pop  # noqa: F401
 import pytest
 
+import oracle.steps.common
+import oracle.steps.eu_pop  # noqa: F401
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model
 from oracle.games.eu_pop.engine import factory as reference

@@ -1,7 +1,7 @@
 """The protocol's JSON Schemas against the docs, the reference engine and ``parse_reply``.
 
-Why: the schemas in ``oracle/protocol/schemas/v1/`` are the contract, the docs explain it
-and the code implements it; three descriptions of one thing drift apart unless something checks them
+Why: the schemas in ``oracle/protocol/schemas/v1/`` are the contract, the docs explain it and
+the code implements it; three descriptions of one thing drift apart unless something checks them
 against each other. So every example in ``docs/protocol.md`` must validate (and the page must
 show every request and reply kind), the bundled engine's replies to a real session must
 validate, and ``parse_reply`` must turn anything at all into a typed reply or a

@@ -69,7 +69,7 @@ def test_a_new_skeleton_passes_smoke_and_runs_every_rule_unsupported(
     assert all(r["reason"] for r in ti4)
     text = result.stdout.str()
     assert "no scenario ran on this engine: every one was unsupported" in text
-    assert "the engine does not declare ti4/draw" in text
+    assert "the capabilities they wait for" in text and "  ti4/play\n" in text
     assert "Traceback" not in text
     assert report["summary"]["error"] == report["summary"]["fail"] == 0
 

@@ -70,7 +70,8 @@ class Toy:
         if op == "describe":
             return {"reply": "described", "engine": {"name": "toy", "version": "1",
                     "protocol": 1, "games": [{"game": "toy"}],
-                    "capabilities": ["toy/draw"]}}
+                    "capabilities": ["toy/draw", "toy/card/Ace", "toy/card/King",
+                                     "toy/card/Queen"]}}
         if op == "setup":
             if request["game"] != "toy":
                 return {"reply": "unsupported", "reason": "plays only toy"}

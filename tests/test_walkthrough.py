@@ -42,7 +42,7 @@ def test_the_code_on_the_page_is_the_finished_walkthroughs() -> None:
         if (FINISHED / name).is_file():  # "my_engine.py, first version" is an earlier state
             assert code in (FINISHED / name).read_text(), f"{name}:\n{code}"
             checked += 1
-    assert checked >= 5
+    assert checked >= 3
 
 
 def test_the_finished_adapter_is_the_skeleton_plus_the_edits_shown() -> None:
@@ -50,8 +50,7 @@ def test_the_finished_adapter_is_the_skeleton_plus_the_edits_shown() -> None:
     finished = (FINISHED / "adapter.py").read_text()
     edited = skeleton.replace("from typing import Any\n",
                               "from typing import Any\n\nfrom my_engine import Table\n")
-    edited = edited.replace('    "capabilities": [],', '    "capabilities": ["ti4/draw"],')
-    for name in ("setup", "act", "observe"):
+    for name in ("setup", "observe"):
         edited = edited.replace(method(skeleton, name), method(finished, name))
     assert edited == finished, "regenerate examples/walkthrough and docs/adapters.md"
 
@@ -68,11 +67,10 @@ def test_the_finished_walkthrough_gets_the_verdicts_on_the_page(
         "-p", "no:cacheprovider", "--rootdir", str(pytester.path))
     for module in ("adapter", "my_engine"):
         sys.modules.pop(module, None)
-    assert result.ret == 1, result.stdout.str()
+    assert result.ret == 0, result.stdout.str()
     statuses = {r["id"]: r["status"] for r in json.loads(out.read_text())["rules"]
                 if r["id"].startswith("ti4:")}
     by = {s: {i for i, v in statuses.items() if v == s} for s in set(statuses.values())}
-    assert by["pass"] == {"ti4:2.3", "ti4:2.5", "ti4:note-1", "ti4:note-2", "ti4:note-4"}
-    assert by["fail"] == {"ti4:2.4"}
-    assert "error" not in by and len(by["unsupported"]) == 17
-    assert "   20  the engine does not declare ti4/units" in result.stdout.str()
+    assert by["pass"] == {"ti4:note-1", "ti4:note-2"}
+    assert set(by) == {"pass", "unsupported", "untestable"} and len(by["unsupported"]) == 21
+    assert "the capabilities they wait for" in result.stdout.str()

@@ -30,7 +30,7 @@ ENGINE: JSON = {
     "games": [{"game": "ti4"}],
     # What the engine can carry out (docs/protocol.md, "Capabilities"). While this is empty,
     # every scenario that needs a capability is reported unsupported; the others still run.
-    "capabilities": ["ti4/draw"],
+    "capabilities": [],
 }
 
 
@@ -69,22 +69,15 @@ class Adapter:
         if set(state) - known:
             return unsupported(f"this engine has no {sorted(set(state) - known)}")
         deck = state.get("decks", {}).get("action", {"draw": [], "discard": []})
-        self.game = Table([p["name"] for p in state["players"]], deck["draw"],
-                          deck["discard"], seed)
+        self.game = Table([p["name"] for p in state["players"]], deck["draw"], deck["discard"])
         for p in state["players"]:
             if "hand" in p:  # no "hand": a new player, as the engine seats one
                 self.game.give(p["name"], p["hand"])
         return {"reply": "ready"}
-
     def act(self, action: JSON) -> JSON:
         """Carry out `action` ({"reply": "accepted"}) or pass on the engine's refusal
         ({"reply": "rejected", "reason": ...}); an action type the engine lacks is
         unsupported. docs/protocol.md, "act"."""
-        if action["type"] == "draw":
-            if action["player"] not in self.game.hands:
-                return {"reply": "errored", "message": f"unknown player {action['player']!r}"}
-            self.game.draw(action["player"], action["count"])
-            return {"reply": "accepted"}
         return unsupported(f"the action type {action.get('type')!r} is not written yet "
                            "(adapter.py, Adapter.act)")
 
@@ -101,7 +94,7 @@ class Adapter:
             return {"reply": "errored", "message": f"unknown viewer {viewer!r}"}
         players = {}
         for name, hand in table.hands.items():
-            cards = hand if viewer == "*" else table.hand_as_seen_by(name, viewer)
+            cards = hand if viewer == "*" else table.cards_seen_by(name, viewer)
             players[name] = {"hand": {"count": len(hand), "cards": list(cards)}}
         draw: JSON = {"count": len(table.draw_pile)}
         if viewer == "*":  # the referee sees the deck's order too

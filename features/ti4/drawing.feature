@@ -11,7 +11,7 @@ Feature: Drawing action cards
 
     Scenario: Every player draws one card in the status phase
       Given it is the status phase
-      And the action deck is "Sabotage", "Veto", "Bribery" and 5 other cards
+      And the action deck is "Sabotage", "Direct Hit", "Bribery" and 5 other cards
       When the status phase step "Draw Action Cards" is resolved
       Then Alice holds 1 card
       And Bob holds 1 card
@@ -31,9 +31,9 @@ Feature: Drawing action cards
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Carol is the speaker
-      And the action deck is "Sabotage", "Veto" and 3 other cards
+      And the action deck is "Sabotage", "Direct Hit" and 3 other cards
       When Alice resolves the primary ability of Politics, choosing Bob as speaker
-      Then Alice holds "Sabotage" and "Veto"
+      Then Alice holds "Sabotage" and "Direct Hit"
       And Bob is the speaker
       And the action deck is 3 cards
 
@@ -41,9 +41,9 @@ Feature: Drawing action cards
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Bob has 1 command token in his strategy pool
-      And the action deck is "Sabotage", "Veto" and 3 other cards
+      And the action deck is "Sabotage", "Direct Hit" and 3 other cards
       When Bob resolves the secondary ability of Politics
-      Then Bob holds "Sabotage" and "Veto"
+      Then Bob holds "Sabotage" and "Direct Hit"
       And Bob has 0 command tokens in his strategy pool
 
     Scenario: The secondary ability of Politics needs a token in the strategy pool
@@ -59,18 +59,18 @@ Feature: Drawing action cards
       And Alice has the Politics strategy card
       And Alice has researched "Neural Motivator"
       And Carol is the speaker
-      And the action deck is "Sabotage", "Veto" and 3 other cards
+      And the action deck is "Sabotage", "Direct Hit" and 3 other cards
       When Alice resolves the primary ability of Politics, choosing Bob as speaker
-      Then Alice holds "Sabotage" and "Veto"
+      Then Alice holds "Sabotage" and "Direct Hit"
 
   @ti4:2.3
   Rule: 2.3 A draw takes the top card of the action card deck into the hand
 
     Scenario: Drawing takes the top card
-      Given Alice holds "Veto"
+      Given Alice holds "Direct Hit"
       And the action deck is "Sabotage", "Bribery" and "Lucky Shot"
       When Alice draws 1 action card
-      Then Alice holds "Veto" and "Sabotage"
+      Then Alice holds "Direct Hit" and "Sabotage"
       And the action deck is "Bribery" and "Lucky Shot"
 
     Scenario: Drawing two cards takes the top two
@@ -94,17 +94,17 @@ Feature: Drawing action cards
 
     Scenario: Drawing the last card reshuffles the discard pile immediately
       Given the action deck is "Sabotage"
-      And the action discard pile is "Veto", "Bribery" and "Lucky Shot"
+      And the action discard pile is "Direct Hit", "Bribery" and "Lucky Shot"
       When Alice draws 1 action card
       Then Alice holds "Sabotage"
-      And the action deck is "Veto", "Bribery" and "Lucky Shot" in any order
+      And the action deck is "Direct Hit", "Bribery" and "Lucky Shot" in any order
       And the action discard pile is empty
 
     Scenario: A draw that empties the deck part-way goes on from the new deck
       Given the action deck is "Sabotage"
-      And the action discard pile is "Veto"
+      And the action discard pile is "Direct Hit"
       When Alice draws 2 action cards
-      Then Alice holds "Sabotage" and "Veto"
+      Then Alice holds "Sabotage" and "Direct Hit"
       And the action deck is empty
       And the action discard pile is empty
 
@@ -114,10 +114,10 @@ Feature: Drawing action cards
     Scenario: The status phase deals in initiative order, not seat order
       Given it is the status phase
       And the initiative order is Carol, Alice and Bob
-      And the action deck is "Sabotage", "Veto", "Bribery" and 3 other cards
+      And the action deck is "Sabotage", "Direct Hit", "Bribery" and 3 other cards
       When the status phase step "Draw Action Cards" is resolved
       Then Carol holds "Sabotage"
-      And Alice holds "Veto"
+      And Alice holds "Direct Hit"
       And Bob holds "Bribery"
 
   @ti4:note-5.1
@@ -127,9 +127,9 @@ Feature: Drawing action cards
       Given it is the status phase
       And the initiative order is Alice, Bob and Carol
       And Alice has researched "Neural Motivator"
-      And the action deck is "Sabotage", "Veto", "Bribery", "Lucky Shot" and 2 other cards
+      And the action deck is "Sabotage", "Direct Hit", "Bribery", "Lucky Shot" and 2 other cards
       When the status phase step "Draw Action Cards" is resolved
-      Then Alice holds "Sabotage" and "Veto"
+      Then Alice holds "Sabotage" and "Direct Hit"
       And Bob holds "Bribery"
       And Carol holds "Lucky Shot"
 
@@ -140,14 +140,14 @@ Feature: Drawing action cards
       Given it is the status phase
       And the initiative order is Alice, Bob and Carol
       And Alice is the Yssaril player
-      And the action deck is "Sabotage", "Veto", "Bribery", "Lucky Shot" and 2 other cards
+      And the action deck is "Sabotage", "Direct Hit", "Bribery", "Lucky Shot" and 2 other cards
       When the status phase step "Draw Action Cards" is resolved
       Then Alice must discard 1 card
-      And Alice holds "Sabotage" and "Veto"
+      And Alice holds "Sabotage" and "Direct Hit"
       And Bob holds no cards
       And the action deck is "Bribery", "Lucky Shot" and 2 other cards
-      When Alice discards "Veto"
+      When Alice discards "Direct Hit"
       Then Alice holds "Sabotage"
       And Bob holds "Bribery"
       And Carol holds "Lucky Shot"
-      And the action discard pile is "Veto"
+      And the action discard pile is "Direct Hit"

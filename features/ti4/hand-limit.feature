@@ -16,13 +16,13 @@ Feature: The action card hand limit
       And Alice holds 7 cards
 
     Scenario: An eighth card makes the player choose seven to keep
-      Given Alice holds "Sabotage", "Veto", "Bribery", "Lucky Shot", "Direct Hit", "Spy" and "Plague"
+      Given Alice holds "Sabotage", "Repeal Law", "Bribery", "Lucky Shot", "Direct Hit", "Morale Boost" and "Direct Hit"
       And the action deck is "Insubordination" and 2 other cards
       When Alice draws 1 action card
       Then Alice must keep 7 cards
-      When Alice keeps "Sabotage", "Veto", "Bribery", "Lucky Shot", "Direct Hit", "Spy" and "Insubordination"
-      Then Alice holds "Sabotage", "Veto", "Bribery", "Lucky Shot", "Direct Hit", "Spy" and "Insubordination"
-      And the action discard pile is "Plague"
+      When Alice keeps "Sabotage", "Repeal Law", "Bribery", "Lucky Shot", "Direct Hit", "Morale Boost" and "Insubordination"
+      Then Alice holds "Sabotage", "Repeal Law", "Bribery", "Lucky Shot", "Direct Hit", "Morale Boost" and "Insubordination"
+      And the action discard pile is "Direct Hit"
       And no decision is pending
 
     Scenario: Keeping other than seven cards is refused
@@ -58,7 +58,7 @@ Feature: The action card hand limit
       Given it is the action phase, Alice's turn
       And Alice holds "Lucky Shot" and 6 other cards
       And Bob has a destroyer
-      And the action deck is "Veto" and 2 other cards
+      And the action deck is "Repeal Law" and 2 other cards
       When Alice draws 1 action card
       And Alice plays "Lucky Shot" targeting Bob's destroyer
       Then the action is rejected
@@ -69,7 +69,7 @@ Feature: The action card hand limit
       Given it is the action phase, Alice's turn
       And Alice is the Hacan player
       And Alice holds "Sabotage" and 6 other cards
-      And the action deck is "Veto" and 2 other cards
+      And the action deck is "Repeal Law" and 2 other cards
       When Alice draws 1 action card
       And Alice gives "Sabotage" to Bob in a transaction
       Then the action is rejected
@@ -88,10 +88,10 @@ Feature: The action card hand limit
       Given it is the status phase
       And the initiative order is Alice, Bob and Carol
       And Alice holds 7 cards
-      And the action deck is "Sabotage", "Veto", "Bribery" and 2 other cards
+      And the action deck is "Sabotage", "Repeal Law", "Bribery" and 2 other cards
       When the status phase step "Draw Action Cards" is resolved
       Then Alice must keep 7 cards
       And Bob holds no cards
       When Alice keeps 7 cards
-      Then Bob holds "Veto"
+      Then Bob holds "Repeal Law"
       And Carol holds "Bribery"

@@ -10,14 +10,14 @@ Feature: What players may see of action cards
   Rule: 2.5 Action cards stay hidden from other players until played
 
     Scenario: Other players and spectators do not see the cards in a hand
-      Given Alice holds "Sabotage" and "Veto"
-      Then Alice holds "Sabotage" and "Veto"
+      Given Alice holds "Sabotage" and "Repeal Law"
+      Then Alice holds "Sabotage" and "Repeal Law"
       And Alice holds 2 hidden cards as seen by Bob
       And Alice holds 2 hidden cards as seen by Carol
       And Alice holds 2 hidden cards as seen by a spectator
 
     Scenario: A drawn card is seen by its owner only
-      Given Bob holds "Veto"
+      Given Bob holds "Repeal Law"
       And the action deck is "Sabotage" and 2 other cards
       When Alice draws 1 action card
       Then Alice holds "Sabotage"
@@ -26,7 +26,7 @@ Feature: What players may see of action cards
 
     Scenario: A played card is public; the rest of the hand stays hidden
       Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot" and "Veto"
+      And Alice holds "Lucky Shot" and "Repeal Law"
       And Bob has a destroyer
       When Alice plays "Lucky Shot" targeting Bob's destroyer
       Then the action discard pile is "Lucky Shot"
@@ -51,19 +51,19 @@ Feature: What players may see of action cards
   Rule: Note 3 A player may reveal any or all of the cards in their hand
 
     Scenario: A revealed card is seen by everyone; the rest stay hidden
-      Given Alice holds "Sabotage", "Veto" and "Bribery"
+      Given Alice holds "Sabotage", "Repeal Law" and "Bribery"
       When Alice reveals "Sabotage"
       Then Alice holds "Sabotage" and 2 hidden cards as seen by Bob
       And Alice holds "Sabotage" and 2 hidden cards as seen by a spectator
-      And Alice holds "Sabotage", "Veto" and "Bribery"
+      And Alice holds "Sabotage", "Repeal Law" and "Bribery"
 
     Scenario: A player may reveal every card in their hand
-      Given Alice holds "Sabotage" and "Veto"
-      When Alice reveals "Sabotage" and "Veto"
-      Then Alice holds "Sabotage" and "Veto" as seen by Carol
+      Given Alice holds "Sabotage" and "Repeal Law"
+      When Alice reveals "Sabotage" and "Repeal Law"
+      Then Alice holds "Sabotage" and "Repeal Law" as seen by Carol
 
     Scenario: A player cannot reveal a card they do not hold
       Given Alice holds "Sabotage"
-      When Alice reveals "Veto"
+      When Alice reveals "Repeal Law"
       Then the action is rejected
       And Alice holds 1 hidden card as seen by Bob

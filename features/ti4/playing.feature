@@ -28,10 +28,10 @@ Feature: Playing action cards
 
     Scenario: A card of the agenda phase cannot be played in the action phase
       Given it is the action phase, Alice's turn
-      And Alice holds "Veto"
-      When Alice plays "Veto"
+      And Alice holds "Bribery"
+      When Alice plays "Bribery"
       Then the action is rejected
-      And Alice holds "Veto"
+      And Alice holds "Bribery"
 
     Scenario: Sabotage needs another player's card being played
       Given it is the action phase, Alice's turn
@@ -144,10 +144,10 @@ Feature: Playing action cards
       Given it is the action phase, Alice's turn
       And Alice holds "Repeal Law"
       And the law "Minister of Commerce" is in play
-      And the action discard pile is "Veto"
+      And the action discard pile is "Bribery"
       When Alice plays "Repeal Law" targeting the law "Minister of Commerce"
       Then the law "Minister of Commerce" is not in play
-      And the action discard pile is "Repeal Law" and "Veto"
+      And the action discard pile is "Repeal Law" and "Bribery"
       And Alice holds no cards
 
     Scenario: The card resolves only when every player has passed
@@ -162,7 +162,7 @@ Feature: Playing action cards
 
     Scenario: A card that is not in the hand cannot be played
       Given it is the action phase, Alice's turn
-      And Alice holds "Veto"
+      And Alice holds "Bribery"
       And Bob has a destroyer
       When Alice plays "Lucky Shot" targeting Bob's destroyer
       Then the action is rejected

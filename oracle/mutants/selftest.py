@@ -41,6 +41,8 @@ class MutantResult:
     breaks: tuple[str, ...]
     flagged: tuple[str, ...]
     problem: str = ""  # the run itself went wrong (no report)
+    #: Rules whose scenarios were blocked by a broken rule: shown, not charged.
+    blocked: tuple[str, ...] = ()
 
     @property
     def missed(self) -> tuple[str, ...]:
@@ -58,7 +60,7 @@ class MutantResult:
         return {"name": self.name, "game": self.game, "change": self.change,
                 "breaks": list(self.breaks), "flagged": list(self.flagged),
                 "killed": self.killed, "missed": list(self.missed),
-                "false_flags": list(self.false_flags),
+                "false_flags": list(self.false_flags), "blocked": list(self.blocked),
                 **({"problem": self.problem} if self.problem else {})}
 
 
@@ -75,7 +77,9 @@ def run_mutant(game: Game, mutant: Mutant, extra: list[str], workdir: Path) -> M
                             f"exit {proc.returncode}: " + " / ".join(tail))
     report = json.loads(out.read_text(encoding="utf-8"))
     flagged = tuple(r["id"] for r in report["rules"] if r["status"] in FLAGGED)
-    return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, flagged)
+    blocked = tuple(r["id"] for r in report["rules"] if r["status"] == "blocked")
+    return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, flagged,
+                        blocked=blocked)
 
 
 def selftest(games: dict[str, Game], extra: list[str] | None = None,
@@ -111,8 +115,9 @@ def render(results: list[MutantResult], summary: dict[str, Any]) -> str:
         verdict = "killed" if r.killed else "SURVIVED"
         if r.killed and r.false_flags:
             verdict = "FALSE FLAG"
+        blocked = f" (blocked: {short(r.blocked)})" if r.blocked else ""
         lines.append(f"{r.name:<{name_w}}  {r.game:<6}  {verdict:<10}  "
-                     f"{short(r.breaks)} -> {short(r.flagged)}")
+                     f"{short(r.breaks)} -> {short(r.flagged)}{blocked}")
         if r.problem:
             lines.append(f"{'':<{name_w}}  └ {r.problem}")
     lines.append(

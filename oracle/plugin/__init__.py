@@ -89,11 +89,20 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 @pytest.fixture
 def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
-    """The scenario's world: its game, its engine, its seed."""
+    """The scenario's world: its game, its engine, its seed, the rules it is written for."""
     run = request.config.stash[run_key]
-    game = run.games[verdicts.rules_of(request.node)[0].partition(":")[0]]
-    return ScenarioWorld(game, run.client_for(game), run.scenario_seed(game.id,
-                                                                        request.node.name))
+    rules = tuple(verdicts.rules_of(request.node))
+    game = run.games[rules[0].partition(":")[0]]
+    return ScenarioWorld(game, run.client_for(game),
+                         run.scenario_seed(game.id, request.node.name), rules)
+
+
+def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any,
+                               scenario: Any) -> None:
+    """Before the first step: unsupported unless the engine has all the scenario needs."""
+    if run_key in request.config.stash:
+        world = request.getfixturevalue("oracle_world")
+        world.prepare([(step.type, step.name) for step in scenario.steps])
 
 
 @pytest.hookimpl(wrapper=True)

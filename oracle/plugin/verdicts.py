@@ -16,6 +16,7 @@ import pytest
 
 from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.report.model import USER_PROPERTY, ScenarioVerdict, Status
+from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import EngineLacks, RuleViolation
 from oracle.suite.bdd import scenario_behind
 
@@ -68,13 +69,20 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
     status = classify(call.excinfo)
     message = ""
+    blocked_by = None
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
     if call.excinfo is not None:
         message = str(call.excinfo.value).removeprefix("unsupported: ")
         step = item.stash.get(failed_step_key, None)
         if step:
             message = f"{step}\n{message}"
-        if status in (Status.FAIL, Status.ERROR):
+        if status == Status.FAIL and world is not None:
+            blame = _blame(world, call.excinfo.value)
+            if blame is not None:
+                status, blocked_by = Status.BLOCKED, blame.rule
+                message = (f"blocked by {blame.rule} ({blame.concept}): {blame.message}\n"
+                           f"so this scenario's own check could not be trusted: {message}")
+        if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
     engine: dict[str, Any] = {}
     if world is not None:
@@ -83,8 +91,19 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     return ScenarioVerdict(
         name=name, game=rules[0].partition(":")[0], rules=tuple(rules), status=status,
         location=f"{run.short_path(path)}:{line}", message=message, duration=call.duration,
-        engine=tuple(sorted(engine.items())),
+        engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
+        choices=tuple(world.cards.choices) if world is not None else (),
     )
+
+
+def _blame(world: ScenarioWorld, failure: BaseException) -> Blame | None:
+    """Which other rule to charge for a failed check (None: the scenario's own)."""
+    if not isinstance(failure, RuleViolation):
+        return None
+    try:
+        return world.blame(failure)
+    except Exception:  # the engine broke while being asked: keep the plain failure
+        return None
 
 
 def expected(run: OracleRun, report: pytest.TestReport,

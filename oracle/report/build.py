@@ -19,11 +19,14 @@ from oracle.report.model import (
 )
 from oracle.suite.catalog import Catalog
 
-#: Which scenario status decides a rule's status, most telling first.
-_DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.XFAIL, Status.PASS)
+#: Which scenario status decides a rule's status, most telling first. A blocked scenario
+#: leaves its rule unverified: the rule is blocked unless it fails outright.
+_DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFAIL,
+             Status.PASS)
 
 
-def rule_status(testable: bool, verdicts: Iterable[ScenarioVerdict]) -> Status:
+def rule_status(testable: bool, verdicts: Iterable[ScenarioVerdict | ScenarioResult]
+                ) -> Status:
     """A rule's status from its scenarios': any failure fails it; all unsupported is
     unsupported; none at all is uncovered."""
     if not testable:
@@ -46,10 +49,14 @@ def build_report(
     ``expected_to_fail`` are rule ids an expectations file lists as known
     failures: such a rule whose scenarios all pass now is ``xpass``.
     """
-    by_rule: dict[str, list[ScenarioVerdict]] = {}
+    by_rule: dict[str, list[ScenarioResult]] = {}
+    ran = set()
     for verdict in verdicts:
+        ran.add((verdict.location, verdict.name))
         for rule_id in verdict.rules:
-            by_rule.setdefault(rule_id, []).append(verdict)
+            by_rule.setdefault(rule_id, []).append(ScenarioResult.of(verdict))
+        if verdict.status == Status.BLOCKED and verdict.blocked_by:
+            by_rule.setdefault(verdict.blocked_by, []).append(ScenarioResult.charge(verdict))
     results = []
     for catalog in catalogs:
         for rule in catalog.rules:
@@ -65,7 +72,5 @@ def build_report(
                           and rule.id not in selected else "no scenario for it ran")
             elif status == Status.UNSUPPORTED:
                 reason = scenarios[0].message
-            results.append(RuleResult(rule.id, status, rule.text,
-                                      tuple(ScenarioResult.of(v) for v in scenarios), reason))
-    ran = {(v.location, v.name) for vs in by_rule.values() for v in vs}
+            results.append(RuleResult(rule.id, status, rule.text, tuple(scenarios), reason))
     return Report(dict(engine), tuple(results), summarise(results, len(ran)))

@@ -30,16 +30,19 @@ class Status(StrEnum):
     FAIL = "fail"  # the engine breaks the rule
     ERROR = "error"  # the engine crashed, answered errored, or broke the protocol
     UNSUPPORTED = "unsupported"  # the engine lacks a capability the scenario needs
+    #: Another rule's check failed first: this scenario could not test its own rule, and the
+    #: other rule is charged (``blocked_by``). Shown, never counted as this rule's failure.
+    BLOCKED = "blocked"
     XFAIL = "xfail"  # a known failure (an expectations file) that still fails
     XPASS = "xpass"  # a known failure that passes now
     UNTESTABLE = "untestable"  # rules only: the catalog says why no scenario can test it
     UNCOVERED = "uncovered"  # rules only: no scenario of it ran (or it was not selected)
 
 
-SCENARIO_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.UNSUPPORTED,
-                     Status.XFAIL, Status.XPASS)
-RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.XFAIL, Status.XPASS,
-                 Status.UNSUPPORTED, Status.UNTESTABLE, Status.UNCOVERED)
+SCENARIO_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED,
+                     Status.UNSUPPORTED, Status.XFAIL, Status.XPASS)
+RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
+                 Status.XPASS, Status.UNSUPPORTED, Status.UNTESTABLE, Status.UNCOVERED)
 FAILING = frozenset({Status.FAIL, Status.ERROR})
 
 
@@ -59,12 +62,17 @@ class ScenarioVerdict:
     message: str = ""
     duration: float = 0.0
     engine: tuple[tuple[str, Any], ...] = ()
+    #: For a blocked scenario: the rule whose check failed first, which is charged instead.
+    blocked_by: str | None = None
+    #: The cards the oracle chose for the scenario's card variables ("card A = Lucky Shot").
+    choices: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["status"] = str(self.status)
         data["rules"] = list(self.rules)
         data["engine"] = dict(self.engine)
+        data["choices"] = list(self.choices)
         return data
 
     @classmethod
@@ -74,6 +82,7 @@ class ScenarioVerdict:
             status=Status(data["status"]), location=data["location"],
             message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
             engine=tuple(sorted(dict(data.get("engine") or {}).items())),
+            blocked_by=data.get("blocked_by"), choices=tuple(data.get("choices", ())),
         )
 
 
@@ -86,20 +95,42 @@ class ScenarioResult:
     location: str
     message: str = ""
     duration: float = 0.0
+    #: Under a blocked scenario's own rule: the rule that blocked it.
+    blocked_by: str | None = None
+    #: Under the rule a blocked scenario charges: the rules that scenario was written for.
+    charged_from: tuple[str, ...] = ()
+    #: The cards chosen for the scenario's card variables.
+    choices: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         return cls(verdict.name, verdict.status, verdict.location, verdict.message,
-                   verdict.duration)
+                   verdict.duration, verdict.blocked_by, choices=verdict.choices)
+
+    @classmethod
+    def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
+        """The failure a blocked scenario charges to the rule that blocked it."""
+        return cls(verdict.name, Status.FAIL, verdict.location, verdict.message,
+                   verdict.duration, charged_from=verdict.rules, choices=verdict.choices)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "status": str(self.status), "location": self.location,
-                "message": self.message, "duration": round(self.duration, 4)}
+        data: dict[str, Any] = {"name": self.name, "status": str(self.status),
+                                "location": self.location, "message": self.message,
+                                "duration": round(self.duration, 4)}
+        if self.blocked_by:
+            data["blocked_by"] = self.blocked_by
+        if self.charged_from:
+            data["charged_from"] = list(self.charged_from)
+        if self.choices:
+            data["choices"] = list(self.choices)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ScenarioResult:
         return cls(data["name"], Status(data["status"]), data.get("location", ""),
-                   data.get("message", ""), float(data.get("duration", 0.0)))
+                   data.get("message", ""), float(data.get("duration", 0.0)),
+                   data.get("blocked_by"), tuple(data.get("charged_from", ())),
+                   tuple(data.get("choices", ())))
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,18 @@ import pytest
 
 
 class RuleViolation(AssertionError):
-    """The engine did something the rule forbids, or failed to do what it requires."""
+    """The engine did something the rule forbids, or failed to do what it requires.
+
+    ``concept`` names the fact the failed check is about, when that fact is stated by a
+    particular rule whatever scenario checks it (a hand's size shown to everyone, cards
+    hidden from other players): the game maps concepts to rule ids (``concepts:`` in its
+    ``game.yaml``), so a scenario of another rule that trips on it is reported blocked and
+    that rule is charged. Without a concept, the check is about the scenario's own rule.
+    """
+
+    def __init__(self, message: str, concept: str | None = None) -> None:
+        super().__init__(message)
+        self.concept = concept
 
 
 class EngineFault(Exception):

@@ -3,7 +3,10 @@
 Given steps only write into ``state`` (plain protocol data); the first When
 or Then step sends it to the engine with ``setup``. Every action's reply is
 kept, so that a rejection nobody expected fails the scenario instead of
-slipping by, and every rejection is checked to have changed nothing.
+slipping by, and every rejection is checked to have changed nothing. Every
+action is also kept with the referee's view before and after it (``history``),
+so that a failed check can be charged to the rule that was really broken
+(``oracle.scenario.diagnosis``).
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ from oracle.protocol import (
     Unsupported,
     View,
 )
+from oracle.scenario.cards import CardTable
+from oracle.scenario.diagnosis import Blame, Transition, diagnose
 from oracle.scenario.outcomes import EngineFault, EngineLacks, RuleViolation, ScenarioError
-from oracle.suite.dsl import Pile, describe_cards
+from oracle.suite.dsl import Card, Pile, describe_cards
 from oracle.suite.games import Game
 
 
@@ -47,18 +52,33 @@ class ActionRecord:
 class ScenarioWorld:
     """The state of one scenario run against one engine."""
 
-    def __init__(self, game: Game, client: EngineClient, seed: int) -> None:
+    def __init__(self, game: Game, client: EngineClient, seed: int,
+                 rules: tuple[str, ...] = ()) -> None:
         self.game = game
         self.client = client
         self.seed = seed
+        #: The rule ids the scenario is written for (its tags).
+        self.rules = rules
         self.state: dict[str, Any] = {"players": []}
         self.started = False
         self.last: ActionRecord | None = None
         self._unchecked: ActionRecord | None = None
+        #: Every action sent: (step text, action, reply, referee view before, view after).
+        self.history: list[tuple[str, str, Mapping[str, Any], Reply, Mapping[str, Any],
+                                 Mapping[str, Any] | None]] = []
         info = client.info()
         if game.id not in info.games:
             raise EngineLacks(f"engine {info.name!r} does not play {game.id!r}")
         self.capabilities = info.capabilities
+        self.cards = CardTable(game, info.capabilities, seed)
+
+    def prepare(self, steps: list[tuple[str, str]]) -> None:
+        """Before the first step: the scenario is unsupported, and nothing is sent, unless
+        the engine declares every capability its steps need (``oracle.scenario.requirements``).
+        """
+        from oracle.scenario.requirements import needs
+
+        self.require(*needs(self, steps))
 
     # -- building the state (Given) ---------------------------------------------
 
@@ -98,18 +118,15 @@ class ScenarioWorld:
                                 f"(decks: {', '.join(self.game.cards)})")
         return decks.setdefault(name, {"draw": [], "discard": []})
 
-    def filler(self, deck: str, count: int) -> list[str]:
-        """``count`` card names nobody mentioned, for "N cards" in a Given step."""
-        used = self._mentioned_cards()
-        names = [c["name"] for c in self.game.cards.get(deck, [])]
-        fresh = [n for n in names if n not in used] or names
-        if not fresh:
-            raise ScenarioError(f"no card facts for the {deck!r} deck to pick {count} cards from")
-        return [fresh[i % len(fresh)] for i in range(count)]
+    def names(self, cards: tuple[Card, ...] | list[Card]) -> list[str]:
+        """Card words (quoted names, ``card A``) as the names the engine is told."""
+        return self.cards.names(cards)
 
     def cards_for(self, deck: str, pile: Pile) -> list[str]:
-        """The concrete cards a Given pile description stands for."""
-        return [*pile.cards, *self.filler(deck, pile.hidden + pile.others)]
+        """The concrete cards a Given pile description stands for (filler included)."""
+        named = self.names(pile.cards)
+        mentioned = self._mentioned_cards() | set(named)
+        return [*named, *self.cards.filler(deck, pile.hidden + pile.others, mentioned)]
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
@@ -146,9 +163,12 @@ class ScenarioWorld:
         if not isinstance(reply, Accepted | Rejected):
             raise EngineFault(f"{text}: {_say(reply)}")
         self.last = ActionRecord(text, action, reply)
+        kind = "choose" if isinstance(request, Choose) else str(action.get("type"))
+        self.history.append((text, kind, action, reply, before, None))
         if isinstance(reply, Rejected):
             self._unchecked = self.last
             after = self.referee_view()
+            self.history[-1] = (text, kind, action, reply, before, after)
             if after != before:
                 raise RuleViolation(
                     f"the engine rejected '{text}' ({reply.reason}) but changed the game "
@@ -179,9 +199,48 @@ class ScenarioWorld:
             raise RuleViolation(f"the engine allowed '{record.text}', which the rule forbids")
         return record.reply
 
+    def expect_allowed(self) -> Accepted:
+        """The last action, which the scenario says the rules allow."""
+        self.start()
+        if self.last is None:
+            raise ScenarioError("'Then the action is allowed' needs a When step before it")
+        record, self._unchecked = self.last, None
+        if not isinstance(record.reply, Accepted):
+            assert isinstance(record.reply, Rejected)
+            rule = f" citing {record.reply.rule}" if record.reply.rule else ""
+            raise RuleViolation(f"the engine rejected '{record.text}'{rule}: "
+                                f"{record.reply.reason!r}; the rules allow it")
+        return record.reply
+
     def finish(self) -> None:
         """Called after the last step passed: no rejection may be left unchecked."""
         self.settle()
+
+    def transitions(self) -> list[Transition]:
+        """The actions sent so far with the referee's views around each (asks for the view
+        after the last one, the only one not seen yet)."""
+        out: list[Transition] = []
+        for i, (text, kind, action, reply, before, after) in enumerate(self.history):
+            if after is None:
+                after = (self.history[i + 1][4] if i + 1 < len(self.history)
+                         else self.referee_view())
+            out.append(Transition(text, kind, action, isinstance(reply, Accepted), before,
+                                  after))
+        return out
+
+    def blame(self, failure: RuleViolation) -> Blame | None:
+        """The rule to charge for a failed check when it is not one of the scenario's own
+        (``oracle.scenario.diagnosis``); None when the scenario's own rule is to blame."""
+        own = set(self.rules)
+        if failure.concept:
+            rule = self.game.concept_rule(failure.concept)
+            if rule is not None:
+                return Blame(rule, failure.concept, str(failure)) if rule not in own else None
+        if not self.history:
+            return None
+        found = diagnose(self.transitions(), self.game.diagnostic_checks,
+                         self.game.concept_rule)
+        return found if found is not None and found.rule not in own else None
 
     # -- looking (Then) ------------------------------------------------------------
 
@@ -208,7 +267,7 @@ class ScenarioWorld:
             hand = view["players"][owner]["hand"]
             if hand["count"] is None:
                 raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
-                                    f"{owner} holds")
+                                    f"{owner} holds", concept="hand-size-public")
             cards = hand.get("cards", [])
             return int(hand["count"]), None if cards is None else list(cards)
         except (KeyError, TypeError, ValueError) as exc:

@@ -18,10 +18,25 @@ from oracle.scenario.outcomes import ScenarioError
 PILE_GRAMMAR = (
     "'empty', 'N cards', 'N hidden cards', '\"A\", \"B\" and \"C\"' (top first for piles), "
     "'\"A\" and N hidden cards', '\"A\" and N other cards', or a card list followed by "
-    "'in any order'"
+    "'in any order'; a card is a quoted name or a card variable ('card A', bound by "
+    "'Given card A is any ...')"
 )
 
 _QUOTED = re.compile(r'"([^"]+)"')
+_ITEM = re.compile(r'"([^"]+)"|\bcard ([A-Z])\b')
+
+
+@dataclass(frozen=True)
+class CardRef:
+    """A card variable (``card A``): the card a ``Given card A is ...`` step bound."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"card {self.name}"
+
+
+Card = str | CardRef
 _NUMBER_WORDS = {"no": 0, "zero": 0, "one": 1, "a": 1, "an": 1, "two": 2, "three": 3}
 
 
@@ -34,13 +49,22 @@ def parse_names(text: str) -> list[str]:
     return names
 
 
-def parse_cards(text: str) -> list[str]:
-    """``"Sabotage", "Veto" and "Bribery"`` -> the names, each quoted, in order."""
+def parse_quoted(text: str) -> list[str]:
+    """``"A", "B" and "C"`` -> the quoted names, in order (laws, factions, anything named)."""
     names = _QUOTED.findall(text)
     rest = _QUOTED.sub("", text)
     if not names or re.sub(r"[,\s]|\band\b", "", rest):
-        raise ScenarioError(f'expected quoted card names like "Sabotage" and "Veto", got {text!r}')
+        raise ScenarioError(f'expected quoted names like "Sabotage" and "Veto", got {text!r}')
     return names
+
+
+def parse_cards(text: str) -> list[Card]:
+    """``"Sabotage", card A and "Bribery"`` -> the cards in order: names and card variables."""
+    items: list[Card] = [CardRef(ref) if ref else name for name, ref in _ITEM.findall(text)]
+    rest = _ITEM.sub("", text)
+    if not items or re.sub(r"[,\s]|\band\b", "", rest):
+        raise ScenarioError(f'expected cards like "Sabotage", card A and "Veto", got {text!r}')
+    return items
 
 
 def parse_count(text: str) -> int:
@@ -61,7 +85,7 @@ class Pile:
     do not matter; ``names_matter`` is False for a bare count ("3 cards").
     """
 
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     hidden: int = 0
     others: int = 0
     any_order: bool = False
@@ -98,9 +122,9 @@ def parse_pile(text: str) -> Pile:
     return Pile(tuple(cards), hidden, others, any_order)
 
 
-def describe_cards(cards: list[str] | tuple[str, ...]) -> str:
+def describe_cards(cards: list[Card] | tuple[Card, ...]) -> str:
     """The inverse of ``parse_cards``, for messages."""
     if not cards:
         return "no cards"
-    quoted = [f'"{c}"' for c in cards]
+    quoted = [f'"{c}"' if isinstance(c, str) else str(c) for c in cards]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]

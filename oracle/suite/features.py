@@ -58,10 +58,37 @@ class ScenarioDoc:
     rule: str = ""  # the name of the Rule: block it sits in, if any
     rule_description: str = ""
     outline: bool = False  # a Scenario Outline (steps hold <placeholders>)
+    #: An outline's example rows, each a mapping of placeholder to value.
+    examples: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     @property
     def tag_names(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.tags)
+
+    def rendered(self) -> list[tuple[StepLine, ...]]:
+        """The steps as they run: once, or once per example row with placeholders filled."""
+        if not self.examples:
+            return [self.steps]
+        out = []
+        for row in self.examples:
+            values = dict(row)
+            out.append(tuple(StepLine(s.keyword, s.kind, _fill(s.text, values), s.line)
+                             for s in self.steps))
+        return out
+
+    def description_value(self, key: str) -> str | None:
+        """The value of a ``Key: value`` line of the scenario's description, if any."""
+        for line in self.description.splitlines():
+            name, sep, value = line.strip().partition(":")
+            if sep and name.strip().lower() == key.lower():
+                return value.strip()
+        return None
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    for name, value in values.items():
+        text = text.replace(f"<{name}>", value)
+    return text
 
 
 @dataclass(frozen=True)
@@ -132,4 +159,16 @@ def _scenario(path: Path, scenario: object, inherited: tuple[TagLine, ...],
         description=s.description, rule=rule,  # type: ignore[attr-defined]
         rule_description=rule_description,
         outline=bool(s.examples),  # type: ignore[attr-defined]
+        examples=_examples(s.examples),  # type: ignore[attr-defined]
     )
+
+
+def _examples(tables: list) -> tuple[tuple[tuple[str, str], ...], ...]:
+    rows = []
+    for table in tables:
+        if table.table_header is None:
+            continue
+        names = [c.value for c in table.table_header.cells]
+        for row in table.table_body or []:
+            rows.append(tuple(zip(names, (c.value for c in row.cells), strict=False)))
+    return tuple(rows)

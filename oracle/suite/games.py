@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,15 @@ class Game:
     explore: str | None = None
     #: Folders of more scenarios for this game (a committee's rulings), from other roots.
     extra_folders: tuple[Path, ...] = ()
+    #: What each concept a check can be about stands for: concept -> rule id (local or
+    #: qualified). A failed check about another rule's concept charges that rule.
+    concepts: tuple[tuple[str, str], ...] = ()
+    #: ``package.module:ATTR``: a sequence of ``oracle.scenario.diagnosis.Diagnostic``.
+    diagnostics: str | None = None
+    #: A YAML file of card classes and the recipes that play each card (``card A``).
+    plays_file: str | None = None
+    #: Refuse scenarios that expect a rejection without a twin (``twins: required``).
+    twins_required: bool = False
 
     @functools.cached_property
     def catalog(self) -> Catalog:
@@ -47,6 +57,42 @@ class Game:
             return {}
         data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
         return dict(data.get("decks", {}))
+
+    def concept_rule(self, concept: str) -> str | None:
+        """The rule id (``game:id``) that states a concept, or None if the game has none."""
+        local = dict(self.concepts).get(concept)
+        if local is None:
+            return None
+        return local if ":" in local else f"{self.id}:{local}"
+
+    @functools.cached_property
+    def diagnostic_checks(self) -> tuple[Any, ...]:
+        """The game's diagnostics (``oracle.scenario.diagnosis.Diagnostic``), loaded once."""
+        if not self.diagnostics:
+            return ()
+        module, _, attr = self.diagnostics.partition(":")
+        try:
+            return tuple(getattr(importlib.import_module(module), attr or "DIAGNOSTICS"))
+        except (ImportError, AttributeError) as exc:
+            raise CatalogFileError(
+                f"{self.folder / 'game.yaml'}: 'diagnostics: {self.diagnostics}' cannot be "
+                f"loaded ({exc}); name a module attribute holding a sequence of Diagnostic"
+            ) from exc
+
+    @functools.cached_property
+    def plays(self) -> dict[str, Any]:
+        """Card classes and play recipes (``plays:`` in the manifest), or empty ones."""
+        if not self.plays_file:
+            return {"classes": {}, "recipes": {}}
+        path = self.folder / self.plays_file
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise CatalogFileError(f"{path}: cannot read the card plays ({exc})") from exc
+        if not isinstance(data, dict):
+            raise CatalogFileError(f"{path}: expected 'classes:' and 'recipes:' mappings")
+        return {"classes": dict(data.get("classes") or {}),
+                "recipes": dict(data.get("recipes") or {})}
 
     def feature_files(self) -> list[Path]:
         folders = (self.folder, *self.extra_folders)
@@ -78,6 +124,10 @@ def _read_manifest(path: Path) -> Game:
         reference_engine=data.get("reference_engine"),
         mutants=data.get("mutants"),
         explore=data.get("explore"),
+        concepts=tuple((str(k), str(v)) for k, v in (data.get("concepts") or {}).items()),
+        diagnostics=data.get("diagnostics"),
+        plays_file=data.get("plays"),
+        twins_required=data.get("twins") == "required",
     )
 
 

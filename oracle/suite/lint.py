@@ -12,7 +12,12 @@ with its file, line and text:
 - two scenarios of the same game with the same name;
 - a catalog rule with no scenario that is not marked untestable;
 - a step that matches no step definition (with the closest existing steps),
-  or that two definitions match.
+  or that two definitions match (an outline's steps are checked for every row);
+- a scenario that expects a rejection with no *twin* expecting the same actions allowed
+  (where the game's manifest says ``twins: required``): without one, "the action is
+  rejected" passes whatever the engine rejected for;
+- a concept or diagnostic the game maps to no rule of its catalog, and card classes or play
+  recipes (``plays.yaml``) that name unknown cards or lines no step matches.
 """
 
 from __future__ import annotations
@@ -55,9 +60,14 @@ def lint_games(games: Iterable[Game], known: Mapping[str, Game]
     problems: list[Problem] = []
     scenarios: list[ScenarioDoc] = []
     for game in games:
-        found, more = _lint_game(game, known, vocabulary_for(game))
+        words = vocabulary_for(game)
+        found, more = _lint_game(game, known, words)
         scenarios += found
         problems += more
+        problems += _check_concepts(game)
+        problems += _check_plays(game, words)
+        if game.twins_required:
+            problems += check_twins(found)
     return problems, scenarios
 
 
@@ -124,9 +134,8 @@ def _check_tags(scenario: ScenarioDoc, known: Mapping[str, Game]) -> list[Proble
 
 def _check_steps(scenario: ScenarioDoc, words: Vocabulary) -> list[Problem]:
     problems = []
-    for step in scenario.steps:
-        if "<" in step.text:  # an outline placeholder: checked per example at run time
-            continue
+    steps = {(s.line, s.text): s for run in scenario.rendered() for s in run}
+    for step in steps.values():
         hits = words.match(step.kind, step.text)
         if len(hits) > 1:
             names = ", ".join(h.where for h in hits)
@@ -142,4 +151,105 @@ def _check_steps(scenario: ScenarioDoc, words: Vocabulary) -> list[Problem]:
             scenario.path, step.line, str(step),
             f"no {step.kind} step matches this text. Closest {step.kind} steps:\n      {near}",
         ))
+    return problems
+
+
+REJECTED = "the action is rejected"
+ALLOWED = "the action is allowed"
+
+
+def check_twins(scenarios: list[ScenarioDoc]) -> list[Problem]:
+    """Every scenario expecting a rejection has a twin expecting the same actions allowed.
+
+    An outline is its own twin when its rows render the same step both ways; a plain
+    scenario names its twin on a ``Twin: NAME`` line of its description, and the twin must
+    send the same When steps and expect fewer rejections.
+    """
+    by_name = {s.name: s for s in scenarios}
+    problems = []
+    for scenario in scenarios:
+        runs = scenario.rendered()
+        rejections = [_rejections(run) for run in runs]
+        if not any(rejections):
+            continue
+        if scenario.outline:
+            lines = {s.line for run in runs for s in run if s.text == REJECTED}
+            allowed = {s.line for run in runs for s in run if s.text == ALLOWED}
+            if lines & allowed:
+                continue
+        twin_name = scenario.description_value("Twin")
+        twin = by_name.get(twin_name or "")
+        why = ""
+        if twin_name and twin is None:
+            why = f"its twin {twin_name!r} is not a scenario of this game"
+        elif twin is not None:
+            if _whens(twin.rendered()[0]) != _whens(runs[0]):
+                why = f"its twin {twin_name!r} does not send the same When steps"
+            elif _rejections(twin.rendered()[0]) >= rejections[0]:
+                why = f"its twin {twin_name!r} expects as many rejections"
+            else:
+                continue
+        problems.append(Problem(
+            scenario.path, scenario.line, f"Scenario: {scenario.name}",
+            (f"{why}. " if why else "this scenario expects a rejection but has no twin. ")
+            + "A rejection passes whatever the engine rejected for, unless a twin that "
+            "differs only in the detail the rule is about expects the same action allowed: "
+            "write a Scenario Outline with 'Then the action is <outcome>' and rows for "
+            "rejected and allowed, or add a description line 'Twin: <name of that scenario>'",
+        ))
+    return problems
+
+
+def _rejections(steps: tuple) -> int:
+    return sum(1 for s in steps if s.text == REJECTED)
+
+
+def _whens(steps: tuple) -> list[str]:
+    return [s.text for s in steps if s.kind == "when"]
+
+
+def _check_concepts(game: Game) -> list[Problem]:
+    """Every concept maps to a rule of the catalog; every diagnostic's concept is mapped."""
+    manifest = game.folder / "game.yaml"
+    problems = []
+    for concept, rule in game.concepts:
+        rule_id = game.concept_rule(concept)
+        if rule_id is None or (rule_id.startswith(f"{game.id}:")
+                               and game.catalog.get(rule_id) is None):
+            problems.append(Problem(manifest, 1, f"{concept}: {rule}",
+                                    f"concept {concept!r} maps to {rule!r}, which is not a "
+                                    f"rule id of the {game.id} catalog"))
+    for diagnostic in game.diagnostic_checks:
+        if game.concept_rule(diagnostic.concept) is None:
+            problems.append(Problem(manifest, 1, f"diagnostic {diagnostic.concept}",
+                                    f"a diagnostic stands for concept {diagnostic.concept!r}, "
+                                    "which 'concepts:' in the manifest does not map to a rule"))
+    return problems
+
+
+def _check_plays(game: Game, words: Vocabulary) -> list[Problem]:
+    """Card classes and recipes name known cards, and each recipe line is a step."""
+    if not game.plays_file:
+        return []
+    path = game.folder / game.plays_file
+    names = {f["name"] for deck in game.cards.values() for f in deck}
+    problems = []
+    for card, recipe in game.plays["recipes"].items():
+        if card not in names:
+            near = difflib.get_close_matches(card, sorted(names), n=3)
+            problems.append(Problem(path, 1, card, f"a recipe for {card!r}, which is not a "
+                                    f"card of {game.id}" + (f"; did you mean {near}?"
+                                                            if near else "")))
+        for kind, key in (("given", "given"), ("then", "effect"), ("then", "no_effect")):
+            for line in (recipe or {}).get(key) or ():
+                text = line.format(player="Alice", other="Bob")
+                if not words.match(kind, text):
+                    problems.append(Problem(path, 1, f"{card}: {line}",
+                                            f"no {kind} step matches this {key} line"))
+    for name in game.plays["classes"]:
+        from oracle.scenario.cards import class_members
+
+        if not [c for c in class_members(game, name) if c in game.plays["recipes"]]:
+            problems.append(Problem(path, 1, name, f"card class {name!r} has no card with a "
+                                    "recipe: no engine could be given a card of it"))
     return problems

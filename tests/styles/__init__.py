@@ -11,8 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import oracle.features
 import yaml
+
+import oracle.features
 
 
 def ti4_card_facts() -> dict[str, dict[str, Any]]:

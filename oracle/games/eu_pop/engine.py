@@ -230,7 +230,9 @@ class ReferenceEngine(ProtocolEngine):
         """What this engine can do, so that the oracle never sends it a scenario it cannot run."""
         caps = ["draw", "play", "hand-limit", "monarch-power", "ducats", "cost-reductions",
                 "appoint", "display", "battle"]
-        return [f"{GAME}/{c}" for c in caps] + [f"{GAME}/card/{COUNTERESPIONAGE}"]
+        # Every card of the (illustrative) deck is modelled: each stands for a class of card
+        # the chapter talks about, and its effect is the stand-in the card facts give it.
+        return [f"{GAME}/{c}" for c in caps] + [f"{GAME}/card/{name}" for name in self.facts]
 
 
 

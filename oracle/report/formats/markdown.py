@@ -26,6 +26,12 @@ def render_markdown(report: Report) -> str:
         for r, s in problems:
             first = " — ".join(s.message.strip().splitlines()[:2]).replace("|", "\\|")
             out.append(f"- `{r.id}` {s.status}: **{s.name}** (`{s.location}`): {first}")
+    blocked = [(r, s) for r in report.rules for s in r.scenarios if s.status == Status.BLOCKED]
+    if blocked:
+        out += ["", "### Blocked (not charged to their own rule)", ""]
+        for r, s in blocked:
+            out.append(f"- `{r.id}` **{s.name}** (`{s.location}`): blocked by `{s.blocked_by}`, "
+                       "which is charged")
     untested = [r for r in report.rules if r.status in (Status.UNTESTABLE, Status.UNCOVERED)]
     if untested:
         out += ["", "### Not tested", ""]

@@ -38,29 +38,51 @@ def render_table(report: Report, width: int = 100) -> str:
                      f"{text}")
         if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
             lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(r.reason, width - id_w - 4)}")
+        for s in r.scenarios:
+            if s.status == Status.BLOCKED:
+                why = f"blocked by {s.blocked_by}: {s.name}"
+                lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(why, width - id_w - 4)}")
     lines.append(counts(report))
     return "\n".join(lines)
 
 
+#: How ``ScenarioWorld.require`` words a missing capability (the rest: a comma list).
+LACKS = "the engine does not declare "
+
+
 def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> list[str]:
-    """Why scenarios were unsupported, most common reason first: what to give the engine
-    next. When nothing at all ran, say so plainly, so that an adapter that answers
-    ``unsupported`` to everything is not mistaken for a conforming engine."""
+    """Why scenarios were unsupported: the capabilities they wait for, most wanted first
+    (what to give the engine next), then the other reasons. When nothing at all ran, say so
+    plainly, so that an adapter that answers ``unsupported`` to everything is not mistaken
+    for a conforming engine."""
     seen: dict[tuple[str, str], ScenarioResult] = {}
     for rule in report.rules:
         for s in rule.scenarios:
             seen.setdefault((s.location, s.name), s)
-    lacking = Counter(s.message.strip().splitlines()[-1] if s.message.strip() else "no reason"
-                      for s in seen.values() if s.status == Status.UNSUPPORTED)
-    if not lacking:
+    wanted: Counter[str] = Counter()
+    other: Counter[str] = Counter()
+    total = 0
+    for s in seen.values():
+        if s.status != Status.UNSUPPORTED:
+            continue
+        total += 1
+        reason = s.message.strip().splitlines()[-1] if s.message.strip() else "no reason given"
+        if reason.startswith(LACKS):
+            wanted.update(reason.removeprefix(LACKS).split(", "))
+        else:
+            other[reason] += 1
+    if not total:
         return []
-    total = sum(lacking.values())
-    lines = [f"unsupported: {total} of {len(seen)} scenarios; why, most common first:"]
-    for reason, n in lacking.most_common(limit):
-        lines.append(f"{n:>5}  {textwrap.shorten(reason, max(width - 7, 20), placeholder='…')}")
-    if len(lacking) > limit:
-        lines.append(f"       and {len(lacking) - limit} other reasons (--json lists each "
-                     "scenario's)")
+    lines = [f"unsupported: {total} of {len(seen)} scenarios"]
+    for title, counts in (("the capabilities they wait for, most wanted first (a scenario "
+                           "may wait for several)", wanted), ("other reasons", other)):
+        if counts:
+            lines.append(f"  {title}:")
+            lines += [f"{n:>7}  {textwrap.shorten(what, max(width - 9, 20), placeholder='…')}"
+                      for what, n in counts.most_common(limit)]
+            if len(counts) > limit:
+                lines.append(f"         and {len(counts) - limit} more (--json lists each "
+                             "scenario's)")
     if total == len(seen):
         lines.append("no scenario ran on this engine: every one was unsupported, so no rule "
                      "was tested. Start with setup and observe, then declare capabilities "

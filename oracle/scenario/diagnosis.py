@@ -1,0 +1,133 @@
+"""One bug, one rule: which rule to charge when a scenario's check fails.
+
+A scenario checks its own rule, but it stands on others: a scenario about dealing order
+needs drawing to work, one about the hand limit needs the eighth card to arrive. When an
+engine breaks only the rule underneath, charging every scenario that stands on it would
+flag four rules for one bug. So when a check fails:
+
+1. a check that is about a fact some other rule states (its ``concept``, mapped to a rule
+   by the game) charges that rule;
+2. otherwise the game's *diagnostics* judge every action the scenario sent, in order:
+   small, conservative checks of what any action of a kind must do whatever the scenario
+   (a draw takes cards from the top of the deck, a played card ends in the discard pile),
+   each standing for one concept and so for one rule. The first that fails charges its
+   rule;
+3. otherwise the scenario's own rule fails.
+
+A charged rule that is not the scenario's own makes the scenario ``blocked`` (shown under
+its own rule, "blocked by ti4:2.3"), and the failure is charged to the other rule. The core
+knows no game: concepts and diagnostics come from the game's manifest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+View = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One action the scenario sent, the engine's answer, and the referee's views around it."""
+
+    text: str  # the step, as a person would read it
+    kind: str  # the action's type ("draw", "play", ...) or "choose"
+    action: Mapping[str, Any]
+    accepted: bool
+    before: View
+    after: View
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A check every accepted action of some kinds must pass, standing for one concept.
+
+    ``check(history, i)`` judges ``history[i]`` (earlier transitions are there for context,
+    e.g. which plays were cancels) and returns what is wrong, or None. A view without the
+    data a diagnostic needs makes it inconclusive (it raises KeyError/TypeError/ValueError,
+    which is ignored), never a charge.
+    """
+
+    concept: str
+    check: Callable[[Sequence[Transition], int], str | None]
+    kinds: frozenset[str] = frozenset()  # the transitions it judges; empty: all
+
+    def judges(self, transition: Transition) -> bool:
+        return transition.accepted and (not self.kinds or transition.kind in self.kinds)
+
+
+@dataclass(frozen=True)
+class Blame:
+    """The rule charged for a failed check, and why."""
+
+    rule: str
+    concept: str
+    message: str
+
+
+def diagnose(history: Sequence[Transition], diagnostics: Sequence[Diagnostic],
+             rule_of: Callable[[str], str | None]) -> Blame | None:
+    """The first diagnostic that fails on the scenario's actions, in the order they were sent."""
+    for i, transition in enumerate(history):
+        for diagnostic in diagnostics:
+            if not diagnostic.judges(transition):
+                continue
+            try:
+                problem = diagnostic.check(history, i)
+            except (KeyError, TypeError, ValueError, IndexError):
+                continue  # the views do not show what this diagnostic needs
+            rule = rule_of(diagnostic.concept)
+            if problem and rule:
+                return Blame(rule, diagnostic.concept,
+                             f"after '{transition.text}': {problem}")
+    return None
+
+
+# -- reading the shared view shapes (docs/protocol.md, "observe"), for games' diagnostics -------
+
+
+def hand(view: View, player: str) -> list[str]:
+    """The cards of a player's hand in a referee view (KeyError if the view lacks them)."""
+    cards = view["players"][player]["hand"]["cards"]
+    if cards is None:
+        raise KeyError(f"players.{player}.hand.cards")
+    return list(cards)
+
+
+def draw_pile(view: View, deck: str) -> list[str]:
+    """A deck's draw pile, top first, in a referee view."""
+    entry = view["decks"][deck]["draw"]
+    cards = entry if isinstance(entry, list) else entry["cards"]
+    if cards is None:
+        raise KeyError(f"decks.{deck}.draw.cards")
+    return list(cards)
+
+
+def discard_pile(view: View, deck: str) -> list[str]:
+    entry = view["decks"][deck]["discard"]
+    return list(entry if isinstance(entry, list) else entry["cards"])
+
+
+def gained(before: list[str], after: list[str]) -> list[str]:
+    """The cards in ``after`` beyond the multiset ``before`` (what arrived)."""
+    rest = list(before)
+    out = []
+    for card in after:
+        if card in rest:
+            rest.remove(card)
+        else:
+            out.append(card)
+    return out
+
+
+def hands_gained(transition: Transition) -> dict[str, list[str]]:
+    """Per player, the cards their hand gained in a transition."""
+    return {p: gained(hand(transition.before, p), hand(transition.after, p))
+            for p in transition.after["players"]}
+
+
+def contains(have: list[str], wanted: list[str]) -> bool:
+    """Is ``wanted`` a sub-multiset of ``have``?"""
+    return not gained(have, wanted)

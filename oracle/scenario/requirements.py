@@ -1,0 +1,55 @@
+"""What a scenario needs of an engine, known before anything is sent to it.
+
+Why: a scenario that needs something the engine lacks must be ``unsupported``, and must be
+found so *before* ``setup``: otherwise an engine that silently accepts a card it does not
+model "passes" a scenario about that card, or one that cannot set up a faction errors in the
+middle. So a step definition declares, with ``@requires``, the capabilities its words need
+(computed from its arguments alone: the card played, the faction named), and before the
+first step of a scenario runs, the plugin asks every step of it (``needs``) and checks the
+engine's declared capabilities once. The same declarations let tools list which steps and
+scenarios each capability gates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from oracle.suite.vocabulary import vocabulary_for
+
+if TYPE_CHECKING:
+    from oracle.scenario.world import ScenarioWorld
+
+F = TypeVar("F", bound=Callable[..., Any])
+ATTRIBUTE = "__oracle_requires__"
+
+
+def requires(compute: Callable[..., Iterable[str]]) -> Callable[[F], F]:
+    """Declare what a step needs: ``compute(world, **arguments)`` returns capability names.
+
+    Put it under the pytest-bdd decorator::
+
+        @when(parsers.re(r"(?P<player>...) draws ..."))
+        @requires(lambda world, **_: [f"{world.game.id}/draw"])
+        def _draw(oracle_world, player, ...): ...
+
+    ``compute`` must not talk to the engine; it may bind card variables (``card A``) through
+    ``world.cards``, which is how a class with no card the engine models is found early.
+    """
+    def mark(func: F) -> F:
+        setattr(func, ATTRIBUTE, compute)
+        return func
+
+    return mark
+
+
+def needs(world: ScenarioWorld, steps: Sequence[tuple[str, str]]) -> list[str]:
+    """Every capability the steps ``(kind, text)`` declare they need, in order, once each."""
+    words = vocabulary_for(world.game)
+    found: list[str] = []
+    for kind, text in steps:
+        for step in words.match(kind, text)[:1]:
+            compute = getattr(step.function, ATTRIBUTE, None)
+            if compute is not None:
+                found += [c for c in compute(world, **step.arguments(text)) if c]
+    return list(dict.fromkeys(found))
