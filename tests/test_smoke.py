@@ -223,3 +223,22 @@ def test_a_bad_timeout_is_exit_2(capsys):
         main(["smoke", "--engine", "reference", "--timeout", "-1"])
     assert exit_.value.code == 2
     assert "must be a positive number" in capsys.readouterr().err
+
+
+class OneCard(NoRules):
+    """Models one card: smoke's minimal state is made of it, as the scenarios' would be."""
+
+    def handle(self, request: JSON) -> JSON:
+        reply = super().handle(request)
+        if request["op"] == "describe":
+            reply["engine"]["capabilities"].append("ti4/card/Sabotage")
+        return reply
+
+
+def test_the_minimal_state_uses_the_cards_the_engine_declares():
+    result, out = run(OneCard())
+    assert failed(result) == [], out
+    setup = next(request for request, _ in result.transcript if request["op"] == "setup")
+    state = setup["state"]
+    assert [p["hand"] for p in state["players"]] == [["Sabotage"], ["Sabotage"]]
+    assert state["decks"]["action"]["draw"] == ["Sabotage", "Sabotage"]
