@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -407,3 +408,40 @@ def test_every_capability_a_bundled_engine_declares_is_in_the_capabilities_table
         declared = engine.handle({"op": "describe"})["engine"]["capabilities"]
         missing = [c for c in declared if not any(re.fullmatch(p, c) for p in patterns)]
         assert missing == [], f"{game.id}: not in docs/protocol.md, Capabilities: {missing}"
+
+
+# -- 6. what the page promises about the scenarios ---------------------------------------------
+
+DRAWING = re.compile(r"draws \w+ \w+ cards?|status phase step|ability of Politics")
+
+
+def test_no_scenario_draws_from_or_looks_at_a_deck_it_leaves_out() -> None:
+    """docs/protocol.md, "setup": an engine that cannot hold a whole deck starts with what it
+    can hold, because a scenario that leaves a deck out never draws from it, and looks at its
+    draw pile only to check what a new game's deck holds (a scenario with no action). One
+    that did more would judge such engines on a deck they were never given."""
+    from oracle.suite.features import read_feature
+    from oracle.suite.games import discover_games
+
+    broken = []
+    for game in discover_games().values():
+        for path in sorted(game.folder.glob("*.feature")):
+            for scenario in read_feature(path).scenarios:
+                for lines in scenario.rendered():
+                    broken += _deck_left_out_but_used(path.name, scenario.name, lines)
+    assert broken == []
+
+
+def _deck_left_out_but_used(where: str, name: str, lines: Sequence[Any]) -> list[str]:
+    steps = [line.text for line in lines]
+    given = [line.text for line in lines if line.kind == "given"]
+    decks = {m.group(1) for t in given if (m := re.match(r"the (\w+) (?:deck|discard pile) is", t))}
+    new_game = not any(line.kind == "when" for line in lines)  # what a new game's deck holds
+    found = []
+    for i, text in enumerate(steps):
+        m = re.match(r"the (\w+) deck is", text)
+        if m and text not in given and m.group(1) not in decks and not new_game:
+            found.append(f"{where}: {name}: {text}")
+        if DRAWING.search(text) and not decks and steps[i + 1:i + 2] != ["the action is rejected"]:
+            found.append(f"{where}: {name}: {text}")
+    return found
