@@ -204,7 +204,7 @@ def test_logging_to_stdout_is_caught_at_the_handshake(oracle, pytester):
     run_ = oracle("smoke", "--engine", f"cmd:{PY} noisy.py", "--timeout", "5")
     assert run_.code == 1, run_.out + run_.err
     assert "FAIL  handshake" in run_.out
-    assert "'engine 1.0 starting'" in run_.out and "write logs to stderr" in run_.out
+    assert "engine 1.0 starting" in run_.out and "write logs to stderr" in run_.out
     assert 'read: docs/protocol.md, section "Over a pipe"' in run_.out
     assert "1 checks, 1 failed" in run_.out
 
