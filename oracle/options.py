@@ -67,13 +67,21 @@ class Option:
 
     def pytest_args(self, value: Any) -> list[str]:
         """The pytest arguments for a value the command line parsed (none if default)."""
+        return self._args(value, self.pytest_flag)
+
+    def cli_args(self, value: Any) -> list[str]:
+        """The ``rules-oracle run`` arguments for a parsed value (none if default): how
+        ``rules-oracle matrix`` hands its shared options to each engine's run."""
+        return self._args(value, self.cli_flag)
+
+    def _args(self, value: Any, flag: str) -> list[str]:
         if self.kind == "flag":
-            return [self.pytest_flag] if value else []
+            return [flag] if value else []
         if self.kind == "list":
-            return [a for v in value or [] for a in (self.pytest_flag, str(v))]
+            return [a for v in value or [] for a in (flag, str(v))]
         if value is None or (value == self.default and self.cli_default is None):
             return []
-        return [self.pytest_flag, str(value)]
+        return [flag, str(value)]
 
 
 def _positive(text: str) -> float:

@@ -1037,12 +1037,18 @@ def test_morale_boost_can_be_played_with_no_units() -> None:
     assert view(engine)["decks"]["action"]["discard"] == ["Morale Boost"]
 
 
-def test_an_unmodelled_card_just_resolves_into_the_discard_pile() -> None:
+def test_a_card_whose_effect_is_not_modelled_is_unsupported_never_accepted() -> None:
+    """Accepting a play it cannot carry out would make the engine pass scenarios about that
+    card; the rules it does model still reject what they forbid."""
     engine = setup(table(player("Alice", hand=["Spy"]), player("Bob"), active_player="Alice"))
-    accepted(act(engine, type="play", player="Alice", card="Spy"))
-    accepted(act(engine, type="resolve"))
-    assert view(engine)["decks"]["action"]["discard"] == ["Spy"]
-    assert hand(engine, "Alice") == []
+    before = view(engine)
+    reply = act(engine, type="play", player="Alice", card="Spy")
+    assert reply == {"reply": "unsupported", "capability": "ti4/card/Spy",
+                     "reason": "this engine does not model the effect of 'Spy'"}
+    assert view(engine) == before
+    assert "ti4/card/Spy" not in engine.capabilities()
+    engine = setup(table(player("Alice", hand=["Spy"]), player("Bob"), active_player="Bob"))
+    assert act(engine, type="play", player="Alice", card="Spy")["reply"] == "rejected"
 
 
 # -- hidden information and revealing ------------------------------------------------------------
@@ -1071,12 +1077,13 @@ def test_only_the_referee_sees_the_draw_pile_and_everyone_the_discard() -> None:
 
 def test_revealed_cards_are_visible_to_everyone_until_they_leave_the_hand() -> None:
     engine = setup(
-        table(player("Alice", hand=["Spy", "Veto", "Veto"]), player("Bob"), active_player="Alice")
+        table(player("Alice", faction="Hacan", hand=["Spy", "Veto", "Veto"]), player("Bob"),
+              active_player="Alice")
     )
     accepted(act(engine, type="reveal", player="Alice", cards=["Spy", "Veto"]))
     for viewer in ("Bob", None):
         assert sorted(view(engine, viewer)["players"]["Alice"]["hand"]["cards"]) == ["Spy", "Veto"]
-    accepted(act(engine, type="play", player="Alice", card="Spy"))
+    accepted(act(engine, type="trade", player="Alice", to="Bob", cards=["Spy"]))
     assert view(engine, "Bob")["players"]["Alice"]["hand"]["cards"] == ["Veto"]
 
 

@@ -950,6 +950,10 @@ class Ti4Engine {
     // Bribery for 0 trade goods or Morale Boost with no units is never refused for that.
     this.checkFullyResolvable(name, fact, model, targets);
     this.checkSameName(name, fact, targets);
+    // A card the rules allow here but whose effect this engine does not carry out is
+    // unsupported, never accepted (docs/protocol.md, "describe").
+    if (!model) throw new Unsupported(`this engine does not model the effect of '${fact.name}'`,
+      `ti4/card/${fact.name}`);
 
     const answered = fact.name === SABOTAGE ? this.sabotageTarget(name, targets) : null;
     const record = {

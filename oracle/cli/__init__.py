@@ -1,5 +1,6 @@
 """``rules-oracle``: the command engine developers put in CI.
 
+``rules-oracle matrix`` runs several engines and tabulates them (``oracle.cli.matrix``).
 ``rules-oracle run`` is pytest with the oracle turned on and nothing of the current
 directory's pytest configuration in the way: the bundled features, the chosen engine, the
 per-rule table. Its options are the pytest plugin's, generated from one table
@@ -73,27 +74,15 @@ def _parser() -> argparse.ArgumentParser:
     smoke_options = options.by_name()
     for name in ("engine", "timeout", "features"):
         smoke_options[name].add_to_cli(smoke)
+    from oracle.cli import matrix
+
+    matrix.add_parser(sub)
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
-    _add_new_adapter(sub)
+    from oracle.cli import scaffold
+
+    scaffold.add_parser(sub)
     return parser
-
-
-def _add_new_adapter(sub: argparse._SubParsersAction) -> None:
-    scaffold = sub.add_parser(
-        "new-adapter", help="write a runnable adapter skeleton to start from",
-        description="Write an adapter skeleton (the adapter and a README) into DIR. It answers "
-                    "every request, 'unsupported' until filled in, so 'rules-oracle smoke' "
-                    "passes as written and a run reports every rule unsupported. Exit 0 "
-                    "written, 2 nothing written (a file already there, an unknown game).")
-    scaffold.add_argument("--lang", required=True, choices=["python", "javascript"],
-                          help="python: an in-process adapter (--engine adapter:factory); "
-                               "javascript: a Node process on a pipe (--engine 'cmd:node "
-                               "adapter.js')")
-    scaffold.add_argument("--game", action="append", default=[], metavar="ID",
-                          help="a game the adapter plays (repeatable; default: every bundled "
-                               "game)")
-    scaffold.add_argument("dir", metavar="DIR", help="the folder to write into (made if needed)")
 
 
 def list_steps() -> int:
@@ -132,25 +121,6 @@ def run_smoke(ns: argparse.Namespace) -> int:
         return 2
     print(render(results), end="")
     return 0 if all(result.ok for result in results) else 1
-
-
-def new_adapter(ns: argparse.Namespace) -> int:
-    """``rules-oracle new-adapter``: 0 written, 2 nothing written."""
-    from pathlib import Path
-
-    from oracle.cli.scaffold import ScaffoldError, next_steps, write_skeleton
-    from oracle.suite.games import discover_games
-
-    folder = Path(ns.dir)
-    try:
-        written = write_skeleton(ns.lang, folder, discover_games(), ns.game)
-    except ScaffoldError as exc:
-        print(f"rules-oracle new-adapter: {exc}", file=sys.stderr)
-        return 2
-    for path in written:
-        print(f"wrote {path}")
-    print(next_steps(ns.lang, folder, ns.game))
-    return 0
 
 
 def write_expectations(source: str, out: str | None) -> int:
@@ -198,7 +168,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return selftest_main(ns.json, ns.features, ns.game)
     if ns.command == "smoke":
         return run_smoke(ns)
+    if ns.command == "matrix":
+        from oracle.cli.matrix import main as matrix_main
+
+        return matrix_main(ns)
     if ns.command == "new-adapter":
+        from oracle.cli.scaffold import main as new_adapter
+
         return new_adapter(ns)
     try:
         EngineSpec.parse(ns.oracle_engine)

@@ -13,8 +13,10 @@ repository on its own.
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -111,3 +113,37 @@ def next_steps(lang: str, folder: Path, games: Sequence[str] = ()) -> str:
             f"  rules-oracle run --engine {spec}{only}\n"
             "then fill in setup and observe (README.md there; docs/adapters.md walks through "
             "it)")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """``rules-oracle new-adapter``: its options."""
+    parser = sub.add_parser(
+        "new-adapter", help="write a runnable adapter skeleton to start from",
+        description="Write an adapter skeleton (the adapter and a README) into DIR. It answers "
+                    "every request, 'unsupported' until filled in, so 'rules-oracle smoke' "
+                    "passes as written and a run reports every rule unsupported. Exit 0 "
+                    "written, 2 nothing written (a file already there, an unknown game).")
+    parser.add_argument("--lang", required=True, choices=sorted(LANGUAGES),
+                        help="python: an in-process adapter (--engine adapter:factory); "
+                             "javascript: a Node process on a pipe (--engine 'cmd:node "
+                             "adapter.js')")
+    parser.add_argument("--game", action="append", default=[], metavar="ID",
+                        help="a game the adapter plays (repeatable; default: every bundled "
+                             "game)")
+    parser.add_argument("dir", metavar="DIR", help="the folder to write into (made if needed)")
+
+
+def main(ns: argparse.Namespace) -> int:
+    """``rules-oracle new-adapter``: 0 written, 2 nothing written."""
+    from oracle.suite.games import discover_games
+
+    folder = Path(ns.dir)
+    try:
+        written = write_skeleton(ns.lang, folder, discover_games(), ns.game)
+    except ScaffoldError as exc:
+        print(f"rules-oracle new-adapter: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(f"wrote {path}")
+    print(next_steps(ns.lang, folder, ns.game))
+    return 0

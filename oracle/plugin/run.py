@@ -72,7 +72,7 @@ class OracleRun:
             spec.engine_kind.check(spec, games)
             run = cls(
                 spec=spec, games=games, roots=roots, seed=values["seed"],
-                selected=_selected_rules(values["rule"], games),
+                selected=selected_rules(values["rule"], games),
                 outputs={f.name: Path(values[f.name]) for f in file_formats()
                          if values.get(f.name)},
                 is_worker=hasattr(config, "workerinput"),
@@ -203,7 +203,9 @@ def _strict(wanted: bool) -> bool:
     return bool(wanted)
 
 
-def _selected_rules(wanted: list[str], games: dict[str, Game]) -> set[str] | None:
+def selected_rules(wanted: list[str], games: dict[str, Game]) -> set[str] | None:
+    """The rule ids ``--rule`` selects (each id and its sub-rules, or a whole game), or None
+    for every rule; a ``pytest.UsageError`` for an id no catalog has."""
     if not wanted:
         return None
     every = [rid for g in games.values() for rid in g.catalog.ids()]

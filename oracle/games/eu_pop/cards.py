@@ -8,17 +8,11 @@ header); the engine needs only their classes: costs, kinds, charges, dice, chara
 
 from __future__ import annotations
 
-import importlib.resources
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import yaml
-
-#: Where the card facts live when the project is not installed (``oracle.features`` maps to
-#: ``features/`` only through the installed package layout).
-FALLBACK_CARDS_PATH = Path(__file__).resolve().parents[3] / "features" / "eu-pop" / "cards.yaml"
+from oracle.games.kit.cards import read_card_facts
 
 #: The three decks, one per type of Monarch Power (6.decks.1, 6.action-cards.3).
 DECKS = ("administrative", "diplomatic", "military")
@@ -135,20 +129,12 @@ def parse_cards(data: Any) -> tuple[CardFact, ...]:
     return tuple(facts)
 
 
-def _read_cards_yaml() -> str:
-    """Read the card facts from the installed package, or from the source tree."""
-    try:
-        resource = importlib.resources.files("oracle.features") / "eu-pop" / "cards.yaml"
-        return resource.read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-        return FALLBACK_CARDS_PATH.read_text(encoding="utf-8")
-
-
 @lru_cache(maxsize=1)
 def load_card_facts() -> tuple[CardFact, ...]:
     """The card facts of all three decks, in file order (cached: they never change)."""
-    return parse_cards(yaml.safe_load(_read_cards_yaml()))
+    return parse_cards(read_card_facts("eu-pop"))
 
 
 def card_facts_by_name() -> dict[str, CardFact]:
+    """Card facts keyed by name: what the engine looks cards up in."""
     return {fact.name: fact for fact in load_card_facts()}

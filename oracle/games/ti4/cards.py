@@ -9,17 +9,11 @@ structure and never as card text, the few effects the engine actually carries ou
 
 from __future__ import annotations
 
-import importlib.resources
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import yaml
-
-#: Where the card facts live when the project is not installed (``oracle.features`` maps to
-#: ``features/`` only through the installed package layout).
-FALLBACK_CARDS_PATH = Path(__file__).resolve().parents[3] / "features" / "ti4" / "cards.yaml"
+from oracle.games.kit.cards import read_card_facts
 
 #: The timing window of a component action, spelled as the card facts spell it (ti4:2.6.1).
 ACTION_WINDOW = "Action"
@@ -96,23 +90,10 @@ def normalise_unit_type(kind: str) -> str:
     return kind.strip().lower().replace(" ", "_").replace("-", "_")
 
 
-def _read_cards_yaml() -> str:
-    """Read the card facts from the installed package, or from the source tree.
-
-    Why both: installed, ``oracle.features`` is the ``features/`` folder; in a plain checkout
-    (``PYTHONPATH=.``) that package does not exist and the file sits beside ``oracle/``.
-    """
-    try:
-        resource = importlib.resources.files("oracle.features") / "ti4" / "cards.yaml"
-        return resource.read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-        return FALLBACK_CARDS_PATH.read_text(encoding="utf-8")
-
-
 @lru_cache(maxsize=1)
 def load_card_facts() -> tuple[CardFact, ...]:
     """The action deck's card facts, in the order of ``cards.yaml`` (cached: they never change)."""
-    data: Any = yaml.safe_load(_read_cards_yaml())
+    data: Any = read_card_facts("ti4")
     entries = data["decks"]["action"]
     return tuple(
         CardFact(

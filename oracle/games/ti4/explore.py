@@ -16,6 +16,13 @@ from typing import Any
 from hypothesis import strategies as st
 
 from oracle.explore import Explored, Invariant
+from oracle.games.kit.explore import (
+    answer_moves,
+    conserved,
+    hand_cards,
+    hands_as_seen,
+    other_viewers,
+)
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
 
@@ -72,7 +79,8 @@ def _is_yssaril(explored: Explored, player: str) -> bool:
 
 
 def _hand(explored: Explored, player: str) -> list[str]:
-    return list(explored.view()["players"][player]["hand"].get("cards") or [])
+    """The cards of ``player``'s hand, as the referee sees them."""
+    return hand_cards(explored.view(), player)
 
 
 class TI4Model:
@@ -82,14 +90,12 @@ class TI4Model:
         return _setups()
 
     def moves(self, explored: Explored) -> list[str]:
-        view = explored.view()
-        moves: list[str] = []
-        for p in view.get("pending") or []:  # answering a decision is the simplest move
-            name, count = p["player"], int(p["count"])
-            if p["decision"] == "keep":
-                moves += [f"{name} keeps {count} cards", f"{name} keeps {max(count - 1, 0)} cards"]
-            else:
-                moves += [f'{name} discards "{c}"' for c in _hand(explored, name)]
+        moves = answer_moves(
+            explored.view(),
+            lambda name, count: [f"{name} keeps {count} cards",
+                                 f"{name} keeps {max(count - 1, 0)} cards"],
+            lambda name: [f'{name} discards "{c}"' for c in _hand(explored, name)],
+        )
         for p in PLAYERS:
             moves += [f"{p} draws 1 action card", f"{p} draws 2 action cards"]
         moves += ['the status phase step "Draw Action Cards" is resolved',
@@ -133,14 +139,8 @@ def _total(view: Any) -> int:
 
 
 def _conserved(explored: Explored) -> str | None:
-    total = _total(explored.view())
-    start = getattr(explored, "start_total", None)
-    if start is None:
-        explored.start_total = total  # type: ignore[attr-defined]
-        return None
-    if total != start:
-        return f"the game had {start} action cards and now has {total}"
-    return None
+    return conserved(explored, _total(explored.view()),
+                     lambda start, now: f"the game had {start} action cards and now has {now}")
 
 
 def _counts_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -211,7 +211,7 @@ def _revealed(explored: Explored, owner: str) -> Counter[str]:
 def _hidden(explored: Explored) -> str | None:
     for owner in PLAYERS:
         hand = Counter(_hand(explored, owner))
-        for viewer in [p for p in PLAYERS if p != owner] + [None]:
+        for viewer in other_viewers(owner, PLAYERS):
             _, seen = explored.hand(owner, viewer)
             extra = Counter(seen) - (hand & (_revealed(explored, owner) + Counter()))
             if extra:
@@ -223,7 +223,7 @@ def _hidden(explored: Explored) -> str | None:
 def _public_size(explored: Explored) -> str | None:
     for owner in PLAYERS:
         count = int(explored.view()["players"][owner]["hand"]["count"])
-        for viewer in [p for p in PLAYERS if p != owner] + [None]:
+        for viewer in other_viewers(owner, PLAYERS):
             shown, _ = explored.hand(owner, viewer)
             if shown != count:
                 return f"{viewer or 'a spectator'} is shown {shown} cards in {owner}'s " \
@@ -232,17 +232,7 @@ def _public_size(explored: Explored) -> str | None:
 
 
 def _viewers_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
-    lines = []
-    for owner in PLAYERS:
-        for viewer in [p for p in PLAYERS if p != owner] + [None]:
-            count, seen = reference.hand(owner, viewer)
-            hidden = count - len(seen)
-            named = describe_cards(seen) if seen else ""
-            hidden_cards = f"{hidden} hidden card{'' if hidden == 1 else 's'}"
-            what = (f"{named} and {hidden_cards}" if seen and hidden else
-                    named if seen else hidden_cards)
-            lines.append(f"{owner} holds {what} as seen by {viewer or 'a spectator'}")
-    return lines
+    return hands_as_seen(reference, PLAYERS)
 
 
 def _zero_at_start(explored: Explored) -> str | None:

@@ -1,10 +1,11 @@
-"""The JSON report: the typed report as data, for tools and CI (``--json PATH``)."""
+"""The JSON report: the typed report (or matrix) as data, for tools and CI (``--json PATH``)."""
 
 from __future__ import annotations
 
 import json
 
 from oracle.report.formats import Format
+from oracle.report.matrix import Matrix
 from oracle.report.model import Report
 
 
@@ -12,4 +13,8 @@ def render(report: Report) -> str:
     return json.dumps(report.to_json(), indent=2) + "\n"
 
 
-FORMAT = Format("json", "write the per-rule report as JSON", render)
+def render_matrix(matrix: Matrix) -> str:
+    return json.dumps(matrix.to_json(), indent=2) + "\n"
+
+
+FORMAT = Format("json", "write the per-rule report as JSON", render, matrix=render_matrix)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from oracle.report.formats import Format
+from oracle.report.matrix import Matrix, matrix_counts
 from oracle.report.model import FAILING, RULE_STATUSES, Report, ScenarioResult, Status
 
 
@@ -90,4 +91,24 @@ def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> lis
     return lines
 
 
-FORMAT = Format("table", "the per-rule table in the terminal", render_table, to_file=False)
+
+def render_matrix_table(matrix: Matrix, width: int = 100) -> str:
+    """The engines, numbered, then one line per rule with a status column per engine."""
+    lines = []
+    for i, col in enumerate(matrix.columns, 1):
+        how = (f"no report: {col.error.strip().splitlines()[-1] if col.error.strip() else '?'}"
+               if col.report is None else matrix_counts(matrix, col))
+        lines.append(f"[{i}] {col.spec}: {textwrap.shorten(how, width, placeholder='…')}")
+    id_w = max([len(r.id) for r in matrix.rows] + [4])
+    col_w = max([len(str(s)) for s in Status] + [4]) + 1
+    head = f"{'rule':<{id_w}}  " + "".join(f"{f'[{i}]':<{col_w}}"
+                                            for i in range(1, len(matrix.columns) + 1))
+    lines += [head, "-" * min(width, len(head))]
+    for row in matrix.rows:
+        cells = "".join(f"{c.status!s:<{col_w}}" for c in matrix.cells(row))
+        lines.append(f"{row.id:<{id_w}}  {cells}".rstrip())
+    return "\n".join(lines)
+
+
+FORMAT = Format("table", "the per-rule table in the terminal", render_table, to_file=False,
+                matrix=render_matrix_table)

@@ -1,89 +1,23 @@
-"""What every bundled Python reference engine needs besides its rules: protocol plumbing.
+"""``ProtocolEngine``: what every bundled Python reference engine needs besides its rules.
 
 Why this is shared: a reference engine must answer every request with a reply and never raise,
 turn a malformed request into ``errored``, a thing it does not model into ``unsupported``, and
 make a rejected action change nothing. That plumbing is the same for every game, and a second
 copy of it would drift from the first; each game's engine subclasses ``ProtocolEngine`` and
-writes only its rules (``_op_describe``, ``_op_setup``, ``_op_observe``, ``choose`` and the
-action handlers named in ``ACTIONS``).
+writes only its rules (``capabilities``, ``build_state``, ``view``, ``choose`` and the action
+handlers named in ``ACTIONS``).
 """
 
 from __future__ import annotations
 
 import pickle
+import random
 import traceback
-from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-JSON = dict[str, Any]
-REFEREE = "*"
-
-
-class RequestError(Exception):
-    """A malformed request or an impossible state: the scenario is broken, reply ``errored``."""
-
-    def __init__(self, message: str, context: JSON | None = None) -> None:
-        super().__init__(message)
-        self.context = context or {}
-
-
-class UnsupportedRequest(Exception):
-    """Something this engine does not model: reply ``unsupported`` (never a failure)."""
-
-    def __init__(self, reason: str, capability: str | None = None) -> None:
-        super().__init__(reason)
-        self.capability = capability
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """Why the rules forbid an action, and which rule says so."""
-
-    reason: str
-    rule: str | None = None
-
-
-class Rejected(Exception):
-    """Raised inside an action handler to reject it; ``handle`` restores the snapshot."""
-
-    def __init__(self, rejection: Rejection) -> None:
-        super().__init__(rejection.reason)
-        self.rejection = rejection
-
-
-# -- request-shape helpers ----------------------------------------------------------------------
-
-
-def need(obj: JSON, key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    """``obj[key]`` of type ``kind``, or a RequestError naming the field."""
-    if key not in obj:
-        raise RequestError(f"{where} needs '{key}'")
-    value = obj[key]
-    if not isinstance(value, kind):
-        raise RequestError(f"{where}: '{key}' has the wrong type: {value!r}")
-    return value
-
-
-def str_list(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RequestError(f"{where} must be a list of strings, got {value!r}")
-    return list(value)
-
-
-def count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RequestError(f"{where} must be a non-negative integer, got {value!r}")
-    return value
-
-
-def contains(hand: Iterable[str], cards: Iterable[str]) -> bool:
-    """Is ``cards`` a sub-multiset of ``hand``?"""
-    have = Counter(hand)
-    have.subtract(Counter(cards))
-    return all(n >= 0 for n in have.values())
-
+from oracle.games.kit.errors import JSON, Rejected, Rejection, RequestError, UnsupportedRequest
+from oracle.games.kit.requests import need
 
 # -- the engine base --------------------------------------------------------------------------
 
@@ -93,7 +27,7 @@ class ProtocolEngine:
 
     Subclasses set ``GAME``, ``NAME``, ``VERSION``, ``EDITION`` and ``ACTIONS`` (action
     type -> handler method name), give their game state a ``players`` dict, and implement
-    ``capabilities``, ``_op_setup``, ``_op_observe`` and ``choose``. Every ``act``
+    ``capabilities``, ``build_state``, ``_op_observe`` and ``choose``. Every ``act``
     and ``choose`` runs on the live state after a deep copy is taken; a ``Rejected`` (or any
     exception) puts the copy back, so even a mutant that validates too late cannot leak a
     half-done change.
@@ -148,9 +82,11 @@ class ProtocolEngine:
     # -- what a game supplies ---------------------------------------------------------------
 
     def capabilities(self) -> list[str]:
+        """What the engine can do (``describe``), so that no scenario it cannot run is sent."""
         raise NotImplementedError
 
     def _op_describe(self, request: JSON) -> JSON:
+        """Name, version, protocol, game and capabilities: the oracle's handshake."""
         return {"reply": "described", "engine": {
             "name": self.NAME, "version": self.VERSION, "protocol": self.PROTOCOL,
             "games": [{"game": self.GAME, "edition": self.EDITION}],
@@ -158,9 +94,24 @@ class ProtocolEngine:
         }}
 
     def _op_setup(self, request: JSON) -> JSON:
+        """Build a game of ``GAME`` from the request's state, its shuffles seeded."""
+        self.game = None
+        if request.get("game") != self.GAME:
+            raise UnsupportedRequest(
+                f"this engine plays only {self.GAME!r}, not {request.get('game')!r}")
+        seed = request.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise RequestError(f"'seed' must be an integer, got {seed!r}")
+        state = need(request, "state", dict, "setup")
+        self.game = self.build_state(state, random.Random(seed))
+        return {"reply": "ready"}
+
+    def build_state(self, state: JSON, rng: random.Random) -> Any:
+        """The game a setup state describes; anything impossible is ``errored``."""
         raise NotImplementedError
 
     def _op_observe(self, request: JSON) -> JSON:
+        """The table as one viewer sees it (``oracle.games.kit.observe`` answers it)."""
         raise NotImplementedError
 
     @property
@@ -176,11 +127,13 @@ class ProtocolEngine:
         return game.players[name]
 
     def choose(self, player: Any, choice: JSON) -> None:
+        """Answer ``player``'s pending decision (each game has its own decisions)."""
         raise NotImplementedError
 
     # -- act and choose ------------------------------------------------------------------------
 
     def _op_act(self, request: JSON) -> JSON:
+        """Dispatch an action to its handler in ``ACTIONS``; an unknown type is unsupported."""
         action = need(request, "action", dict, "act")
         kind = need(action, "type", str, "action")
         method = self.ACTIONS.get(kind)
@@ -189,6 +142,7 @@ class ProtocolEngine:
         return self._transaction(lambda: getattr(self, method)(action))
 
     def _op_choose(self, request: JSON) -> JSON:
+        """A player answers a pending decision; like an action, undone if rejected."""
         player = self.player(need(request, "player", str, "choose"))
         choice = need(request, "choice", dict, "choose")
         return self._transaction(lambda: self.choose(player, choice))
@@ -218,6 +172,7 @@ class ProtocolEngine:
         self._events.append({"event": event, **fields})
 
     def require_game(self) -> Any:
+        """The live game, or errored: no rule can be asked about before ``setup``."""
         if self.game is None:
             raise RequestError("no game is set up: send 'setup' first")
         return self.game

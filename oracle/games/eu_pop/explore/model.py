@@ -1,0 +1,129 @@
+"""The EU exploration model: random setups, the moves worth trying next, and the invariants.
+
+Why the move order matters: Hypothesis draws the first moves most often, and a shrunk game
+keeps pointing at a slip only if the moves that reach it stay at fixed places (see ``moves``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from oracle.explore import Explored, Invariant
+from oracle.games.eu_pop.cards import DECKS
+from oracle.games.eu_pop.explore.invariants import INVARIANTS
+from oracle.games.eu_pop.explore.tables import (
+    COUNTERESPIONAGE,
+    FACTS,
+    FREE,
+    PLAYERS,
+    STEP_C,
+    _n_cards,
+    _setups,
+)
+from oracle.games.eu_pop.explore.views import View, _display_names, _hand, _interest, _turn_taken
+from oracle.games.kit.explore import answer_moves
+from oracle.suite.dsl import describe_cards
+
+
+def _keeps(view: View, name: str, n: int) -> list[str]:
+    """Answers to a keep decision: the last n cards (a choice, 4.5.c.2), the first n the
+    player sees, and one card too few (refused)."""
+    moves = []
+    hand = _hand(view, name)
+    if len(hand) >= n > 0:  # a choice: the last n cards (4.5.c.2)
+        moves.append(f"{name} keeps {describe_cards(hand[-n:])}")
+    moves.append(f"{name} keeps {_n_cards(n)}")  # the first n the player sees
+    moves.append(f"{name} keeps {_n_cards(max(n - 1, 0))}")  # refused
+    return moves
+
+
+class EUModel:
+    """The EU exploration model: setups, moves and invariants."""
+
+    def setups(self) -> st.SearchStrategy[list[str]]:
+        return _setups()
+
+    def moves(self, explored: Explored) -> list[str]:
+        view = explored.view()
+        moves = answer_moves(
+            view, lambda name, n: _keeps(view, name, n),
+            lambda name: [f'{name} discards "{c}"' for c in _display_names(view, name)])
+        being_played = [r.get("action") or r["card"] for r in view.get("being_played") or []]
+        if being_played:
+            moves.append("all players pass")
+        # Hypothesis draws the first move most often: it is the natural next one (Step C in
+        # Phase 5; in the Action Phase the active player's first card, or the end of their
+        # Turn once its Action is taken). Moves that are always there come next, at fixed
+        # places, so that a shrunk game keeps pointing at them when its hands shrink.
+        phase = view.get("phase")
+        active = view.get("active_player") if phase == "action" else None
+        holders = [p for p in PLAYERS if COUNTERESPIONAGE in _hand(view, p)]
+        own: list[str] = []
+        taken = bool(active) and _turn_taken(explored.lines, str(active))
+        if active:  # any card and Action until the Turn's Action is taken
+            own = self._cards(view, active, holders, being_played, free_only=taken)
+            end = f"{active} ends their turn"
+            own = [end, *own] if taken or not own else [*own, end]
+        moves += own[:1] if active else [STEP_C]
+        if active:
+            moves.append(STEP_C)
+        moves += [f"Alice draws 1 {deck} card" for deck in DECKS]
+        moves += own[1:]
+        if active:
+            moves += [f'{active} appoints "{c}"' for c in dict.fromkeys(_hand(view, active))]
+        for p in PLAYERS:  # out of their Turn: Reactions and Battle Actions
+            if p != active:
+                moves += self._cards(view, p, holders, being_played, free_only=True)
+        moves += [f"Alice draws 2 {deck} cards" for deck in DECKS]
+        moves += ["Bob draws 2 military cards", "Carol draws 1 diplomatic card"]
+        if view.get("battle"):
+            moves += ["a new round of battle begins", "the battle ends"]
+        # Illegal: out of turn, a card not held, another player's Display Card.
+        idle = next(p for p in PLAYERS if p != active)
+        moves += [f"{idle} ends their turn", f'{idle} plays "Royal Manufactory"',
+                  'Bob uses "Support Rebels"']
+        if active and taken:  # a second Action in one Turn
+            moves += [f'{active} plays "{c}"' for c in _hand(view, str(active))
+                      if c in FACTS and not FACTS[c].kinds & FREE][:1]
+        return moves
+
+    def _cards(self, view: View, player: str, holders: list[str], being_played: list[str],
+               free_only: bool) -> list[str]:
+        """A player's plays of the cards they hold and uses of their Display Cards (only those
+        that take no Turn, if ``free_only``); a Covert Action also cancelled, when another
+        player holds Counterespionage."""
+        canceller = next((q for q in holders if q != player), None)
+        cancel = f' and {canceller} cancels it with "{COUNTERESPIONAGE}"' if canceller else ""
+        moves = []
+        known = [c for c in dict.fromkeys(_hand(view, player)) if c in FACTS]
+        for card in sorted(known, key=_interest):
+            fact = FACTS[card]
+            if free_only and not fact.kinds & FREE:
+                continue
+            covert = "covert" in fact.kinds and card != COUNTERESPIONAGE
+            if covert and cancel:
+                moves.append(self._play(player, card, being_played) + cancel)
+            moves.append(self._play(player, card, being_played))
+            if covert:
+                moves.append(f'{player} starts playing "{card}"')
+        for card in _display_names(view, player):
+            for action in FACTS[card].actions if card in FACTS else ():
+                if free_only and not action.kinds & FREE:
+                    continue
+                if "covert" in action.kinds and cancel:
+                    moves.append(f'{player} uses "{action.name}"{cancel}')
+                moves.append(f'{player} uses "{action.name}"')
+        return moves
+
+    @staticmethod
+    def _play(player: str, card: str, being_played: list[str]) -> str:
+        if card == COUNTERESPIONAGE and being_played:
+            return f'{player} plays "{card}" targeting "{being_played[-1]}"'
+        if "?" in FACTS[card].dice:
+            return f'{player} plays "{card}" choosing a cavalry die'
+        return f'{player} plays "{card}"'
+
+    def invariants(self) -> Sequence[Invariant]:
+        return INVARIANTS

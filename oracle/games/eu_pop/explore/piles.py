@@ -1,0 +1,225 @@
+"""EU invariants on hands, decks and discard piles, and the hand limit of Phase 5 Step C.
+
+Why together: they read the piles and hands of the view (as each viewer sees them) and the
+decisions Phase 5 Step C leaves.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from oracle.explore import Explored
+from oracle.games.eu_pop.cards import DECKS
+from oracle.games.eu_pop.explore.tables import (
+    DRAW_LINE,
+    FACTS,
+    HAND_LIMIT,
+    KEEP_LINE,
+    PLAYERS,
+    REBUILD_LEAVES,
+    STEP_C,
+    _n_cards,
+    _pile,
+)
+from oracle.games.eu_pop.explore.views import (
+    View,
+    _count,
+    _discard,
+    _display,
+    _draw_cards,
+    _draw_count,
+    _hand,
+    _last,
+    _pending,
+    _since_step_c,
+)
+from oracle.games.kit.explore import hands_as_seen, other_viewers
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.dsl import describe_cards, parse_pile
+
+
+def _hidden(explored: Explored) -> str | None:
+    view = explored.view()
+    for owner in PLAYERS:
+        count = _count(view, owner)
+        for viewer in other_viewers(owner, PLAYERS):
+            shown, seen = explored.hand(owner, viewer)
+            who = viewer or "a spectator"
+            if seen:
+                return f"{who} sees {describe_cards(seen)} in {owner}'s hand"
+            if shown != count:
+                return f"{who} is shown {shown} cards in {owner}'s hand; it holds {count}"
+    return None
+
+
+def _viewers_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
+    return hands_as_seen(reference, PLAYERS)
+
+
+def _discards_public(explored: Explored) -> str | None:
+    referee = explored.view()
+    for viewer in [*PLAYERS, None]:
+        view = explored.view(viewer)
+        for deck in DECKS:
+            if _discard(view, deck) != _discard(referee, deck):
+                return (f"{viewer or 'a spectator'} is shown the {deck} discard pile as "
+                        f"{_pile(_discard(view, deck))}; it is {_pile(_discard(referee, deck))}")
+    return None
+
+
+def _discards_seen_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
+    view = reference.view("*")
+    return [f"the {deck} discard pile is {_pile(_discard(view, deck))} as seen by "
+            f"{viewer or 'a spectator'}"
+            for viewer in [*PLAYERS, None] for deck in DECKS if _discard(view, deck)]
+
+
+def _own_decks(explored: Explored) -> str | None:
+    view = explored.view()
+    for deck in DECKS:
+        for which, cards in (("deck", _draw_cards(view, deck) or []),
+                             ("discard pile", _discard(view, deck))):
+            stray = [c for c in cards if c in FACTS and FACTS[c].deck != deck]
+            if stray:
+                return (f"the {deck} {which} holds {describe_cards(stray)}, of the "
+                        f"{FACTS[stray[0]].deck} deck")
+    return None
+
+
+def _on_top(explored: Explored) -> str | None:
+    if explored.before is None:
+        return None
+    view = explored.view()
+    for deck in DECKS:
+        old, new = _discard(explored.before, deck), _discard(view, deck)
+        if len(new) > len(old) and new[len(new) - len(old):] != old:
+            return (f"after '{explored.lines[-1]}' the {deck} discard pile went from "
+                    f"{_pile(old)} to {_pile(new)}: a discard goes face up on top")
+    return None
+
+
+def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
+    view = reference.view("*")
+    lines = []
+    for deck in DECKS:
+        n = _draw_count(view, deck)
+        lines.append(f"the {deck} deck is {_n_cards(n) if n else 'empty'}")
+        lines.append(f"the {deck} discard pile is {_pile(_discard(view, deck))}")
+    return lines
+
+
+def _drawn(explored: Explored) -> tuple[str, int, int, bool] | None:
+    """For an accepted draw: (deck, draw count, discard count) the rules leave, and whether
+    a discard pile of 5 or fewer was shuffled whole (6.decks.5) on the way."""
+    m = DRAW_LINE.fullmatch(_last(explored))
+    if not m or m.group(3) not in DECKS:
+        return None
+    assert explored.before is not None
+    deck, n = m.group(3), int(m.group(2)) if m.group(2).isdigit() else 1
+    draw, discard, small = _draw_count(explored.before, deck), \
+        len(_discard(explored.before, deck)), False
+    for _ in range(n):
+        if draw == 0 and discard:  # rebuilt when a card must be drawn, not when emptied
+            keep = REBUILD_LEAVES if discard > REBUILD_LEAVES else 0
+            small = small or keep == 0
+            draw, discard = discard - keep, keep
+        if draw == 0:
+            break
+        draw -= 1
+    return deck, draw, discard, small
+
+
+def _rebuild_check(explored: Explored, small: bool) -> str | None:
+    drawn = _drawn(explored)
+    if drawn is None or drawn[3] != small:
+        return None
+    deck, draw, discard, _ = drawn
+    view = explored.view()
+    got = (_draw_count(view, deck), len(_discard(view, deck)))
+    if got != (draw, discard):
+        before = explored.before
+        assert before is not None
+        return (f"'{explored.lines[-1]}', from {_n_cards(_draw_count(before, deck))} in the "
+                f"{deck} deck over {_n_cards(len(_discard(before, deck)))} in its discard pile, "
+                f"left {got[0]} and {got[1]}; the rules leave {draw} and {discard}")
+    return None
+
+
+def _rebuilt(explored: Explored) -> str | None:
+    return _rebuild_check(explored, small=False)
+
+
+def _rebuilt_whole(explored: Explored) -> str | None:
+    return _rebuild_check(explored, small=True)
+
+
+def _limit_waits(explored: Explored) -> str | None:
+    """A keep decision appears only on an accepted Phase 5 Step C, in Phase 5."""
+    view = explored.view()
+    now = _pending(view, "keep")
+    before = _pending(explored.before, "keep") if explored.before is not None else {}
+    new = sorted(set(now) - set(before))
+    if not new:
+        return None
+    last = explored.lines[-1] if explored.lines else ""
+    if last == f"When {STEP_C}" and not explored.last_rejected and view.get("phase") == "cleanup":
+        return None
+    who = new[0]
+    after = f"after '{last}'" if last else "at the start"
+    return (f"{who} must keep {now[who]} cards {after}, holding {_count(view, who)}, in the "
+            f"{view.get('phase')} phase: the hand limit is only checked in Phase 5, Step C")
+
+
+def _decisions(view: View) -> list[str]:
+    return [f"{p['player']} must {p['decision']} {_n_cards(int(p['count']))}"
+            for p in view.get("pending") or []] or ["no decision is pending"]
+
+
+def _pending_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
+    view = reference.view("*")
+    return _decisions(view) + [f"{p} holds {_n_cards(_count(view, p))}" for p in PLAYERS]
+
+
+def _step_c_done(explored: Explored) -> str | None:
+    """After Step C and its decisions, no hand holds more than 5; and only a hand over 5
+    (of a player with nothing on display: see 4.5.c.3) is made to discard down."""
+    view = explored.view()
+    keep = _pending(view, "keep")
+    for p, n in keep.items():
+        if not _display(view, p) and _count(view, p) <= HAND_LIMIT:
+            return f"{p} holds {_count(view, p)} cards and must keep {n}"
+    if keep or not _since_step_c(explored.lines):
+        return None
+    for p in PLAYERS:
+        if _count(view, p) > HAND_LIMIT:
+            return f"{p} still holds {_count(view, p)} cards after Phase 5, Step C"
+    return None
+
+
+def _displays_uncounted(explored: Explored) -> str | None:
+    view = explored.view()
+    for p, n in _pending(view, "keep").items():
+        shown = _display(view, p)
+        if shown and _count(view, p) <= HAND_LIMIT:
+            return (f"{p} must keep {n} cards holding {_count(view, p)} in hand and "
+                    f"{len(shown)} Display Card(s) in play: those do not count")
+    return None
+
+
+def _kept(explored: Explored) -> str | None:
+    m = KEEP_LINE.fullmatch(_last(explored))
+    if not m:
+        return None
+    spec = parse_pile(m.group(2))
+    if spec.hidden or spec.others or not spec.names_matter:
+        return None
+    player, hand = m.group(1), _hand(explored.view(), m.group(1))
+    if Counter(hand) != Counter(spec.cards):
+        return f"{player} chose to keep {describe_cards(spec.cards)} and holds {_pile(hand)}"
+    return None
+
+
+def _kept_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
+    view = reference.view("*")
+    return [f"{p} holds {describe_cards(_hand(view, p)) if _hand(view, p) else 'no cards'}"
+            for p in PLAYERS]

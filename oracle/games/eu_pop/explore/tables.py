@@ -1,0 +1,113 @@
+"""The EU exploration's tables: the players, the card facts it draws from, the When lines it
+reads back, how piles are phrased, and the random setups.
+
+Why apart: the model, the view readers and every invariant use these; a setup leans towards
+what the rules are about (Display Cards, Covert Actions, short decks over discard piles).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import strategies as st
+
+from oracle.games.eu_pop.cards import DECKS, CardFact, load_card_facts
+from oracle.suite.dsl import describe_cards
+
+PLAYERS = ("Alice", "Bob", "Carol")
+HAND_LIMIT = 5  # 6.cards-in-hand.2
+MAX_DISPLAYS = 2  # 6.2.display.9
+REBUILD_LEAVES = 5  # 6.decks.4
+COUNTERESPIONAGE = "Counterespionage"
+STEP_C = "Phase 5, Step C is resolved"
+#: Kinds of card (or Action) played without taking the Turn (6.action-cards.2).
+FREE = frozenset({"reaction", "battle_action"})
+
+FACTS: dict[str, CardFact] = {f.name: f for f in load_card_facts()}
+BY_DECK: dict[str, tuple[str, ...]] = {
+    deck: tuple(f.name for f in FACTS.values() if f.deck == deck) for deck in DECKS}
+CARDS = tuple(FACTS)
+DISPLAYS = tuple(f.name for f in FACTS.values() if "display" in f.kinds)
+#: Each Action listed on a Display Card, by name: (its card, its facts).
+ACTIONS = {a.name: (f, a) for f in FACTS.values() for a in f.actions}
+
+# The When lines the invariants read back.
+DRAW_LINE = re.compile(r"When (\w+) draws (\w+) (\w+) cards?")
+PLAY_LINE = re.compile(r'When (\w+) plays "([^"]+)"(?: (?:targeting|choosing) .+?)?'
+                       r'(?: and (\w+) cancels it with "([^"]+)")?')
+USE_LINE = re.compile(r'When (\w+) uses "([^"]+)"(?: and (\w+) cancels it with "([^"]+)")?')
+START_LINE = re.compile(r'When (\w+) starts playing "([^"]+)".*')
+END_LINE = re.compile(r"When \w+ ends (?:her|his|their) turn")
+KEEP_LINE = re.compile(r"When (\w+) keeps (.+)")
+ANSWER_LINE = re.compile(r"When \w+ (?:keeps|discards) .+")
+APPOINT_LINE = re.compile(r'When (\w+) appoints "([^"]+)"')
+
+
+# -- phrases -----------------------------------------------------------------------------------
+
+
+def _n_cards(n: int) -> str:
+    return "no cards" if n == 0 else f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _pile(cards: Sequence[str]) -> str:
+    return describe_cards(list(cards)) if cards else "empty"
+
+
+def _charges(n: int) -> str:
+    return f"{n} charge" if n == 1 else f"{n} charges"
+
+
+# -- setups ------------------------------------------------------------------------------------
+
+
+#: The Action Phase on Alice's Turn, or Phase 5 (Cleanup). Step C in any other phase is as
+#: wrong as in the Action Phase, and Alice's Turn lets Bob and Carol play out of turn.
+_PHASES = st.sampled_from(["it is the action phase, Alice's turn", "it is the cleanup phase"])
+_COVERT = tuple(f.name for f in FACTS.values() if "covert" in f.kinds)
+#: Hands lean towards what the rules are about: Alice's towards Display Cards and Covert
+#: Actions, Bob's towards Counterespionage (so that covert plays get cancelled).
+_HANDS = {
+    "Alice": st.lists(st.one_of(st.sampled_from(CARDS), st.sampled_from(DISPLAYS),
+                                st.sampled_from(_COVERT)), max_size=8),
+    "Bob": st.lists(st.one_of(st.sampled_from(CARDS), st.just(COUNTERESPIONAGE)), max_size=8),
+    "Carol": st.lists(st.sampled_from(CARDS), max_size=8),
+}
+_SHORT_DECKS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=3) for deck in DECKS}
+_DISCARDS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=8) for deck in DECKS}
+_ON_DISPLAY = st.lists(st.sampled_from(DISPLAYS), max_size=2, unique=True)
+_CHARGES = {card: st.integers(1, FACTS[card].charges) for card in DISPLAYS}
+#: Monarch Power other than the 3 of Game Setup: often plenty, sometimes too little to pay.
+_POWERS = st.dictionaries(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(DECKS)),
+                          st.sampled_from((6, 0, 1)), max_size=3)
+#: Alice's costs, reduced (she is the active player of most tables): by 3, below any cost
+#: (6.action-cards.5), or by 1.
+_CUTS = st.dictionaries(st.sampled_from((*DECKS, "ducat")), st.sampled_from((3, 1)),
+                        max_size=2)
+_BATTLES = st.sampled_from([[], [], ["Alice attacks Bob in a battle"],
+                            ["Bob attacks Alice and Carol in a battle"]])
+
+
+@st.composite
+def _setups(draw: Any) -> list[str]:
+    lines = [f"the players are {', '.join(PLAYERS[:-1])} and {PLAYERS[-1]}"]
+    for player in PLAYERS:
+        hand = draw(_HANDS[player])
+        lines.append(f"{player} holds {describe_cards(hand) if hand else 'no cards'}")
+    for deck in DECKS:  # a new game's deck, or a short deck over a discard pile
+        if draw(st.booleans()):
+            lines.append(f"the {deck} deck is {_pile(draw(_SHORT_DECKS[deck]))}")
+            lines.append(f"the {deck} discard pile is {_pile(draw(_DISCARDS[deck]))}")
+    for player in PLAYERS:
+        for card in draw(_ON_DISPLAY):
+            lines.append(f'{player} has "{card}" on display with '
+                         f"{_charges(draw(_CHARGES[card]))}")
+    lines += [f"{p} has {n} {deck} power" for (p, deck), n in sorted(draw(_POWERS).items())]
+    lines += [f"Alice's {kind} costs are reduced by {n} by a game effect"
+              for kind, n in sorted(draw(_CUTS).items())]
+    lines += draw(_BATTLES)
+    lines.insert(1, draw(_PHASES))  # drawn last, said second
+    return lines
+

@@ -1,0 +1,65 @@
+"""What the games' exploration models share: answering decisions, conservation, and hands as
+each viewer sees them, phrased as steps of the DSL.
+
+Why shared: every bundled game explores hands of cards, pending decisions and hidden
+information the same way, and its counterexamples must read alike; what moves a game has and
+which invariants hold are each game's model (``oracle.games.GAME.explore``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from oracle.explore import Explored
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.dsl import describe_cards
+
+
+def hand_cards(view: Mapping[str, Any], name: str) -> list[str]:
+    """The cards of ``name``'s hand that ``view`` shows (none, for a hidden hand)."""
+    return list(view["players"][name]["hand"].get("cards") or [])
+
+
+def other_viewers(owner: str, players: Iterable[str]) -> list[str | None]:
+    """Everyone but ``owner`` who may look at their hand: the other players, then a spectator
+    (``None``)."""
+    return [p for p in players if p != owner] + [None]
+
+
+def answer_moves(view: Mapping[str, Any], keep: Callable[[str, int], list[str]],
+                 discard: Callable[[str], list[str]]) -> list[str]:
+    """Moves answering each pending decision, in the view's order: ``keep(player, count)`` for
+    a keep decision, ``discard(player)`` for any other. Answering is the simplest next move."""
+    moves: list[str] = []
+    for p in view.get("pending") or []:
+        name, count = p["player"], int(p["count"])
+        moves += keep(name, count) if p["decision"] == "keep" else discard(name)
+    return moves
+
+
+def conserved(explored: Explored, total: int, broken: Callable[[int, int], str]) -> str | None:
+    """The conservation invariant: the first total seen is the game's; any other total later
+    is ``broken(start, now)``."""
+    start = getattr(explored, "start_total", None)
+    if start is None:
+        explored.start_total = total  # type: ignore[attr-defined]
+        return None
+    if total != start:
+        return broken(start, total)
+    return None
+
+
+def hands_as_seen(reference: ScenarioWorld, players: Sequence[str]) -> list[str]:
+    """Then-steps stating every hand as every other viewer sees it (named and hidden cards)."""
+    lines = []
+    for owner in players:
+        for viewer in other_viewers(owner, players):
+            count, seen = reference.hand(owner, viewer)
+            hidden = count - len(seen)
+            named = describe_cards(seen) if seen else ""
+            hidden_cards = f"{hidden} hidden card{'' if hidden == 1 else 's'}"
+            what = (f"{named} and {hidden_cards}" if seen and hidden else
+                    named if seen else hidden_cards)
+            lines.append(f"{owner} holds {what} as seen by {viewer or 'a spectator'}")
+    return lines

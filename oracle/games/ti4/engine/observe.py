@@ -1,0 +1,72 @@
+"""What each viewer sees of a TI4 table.
+
+Why apart: hidden information is a rule (ti4:2.5, ti4:note-2, ti4:note-3) and is checked per
+viewer; the viewer itself is validated by ``oracle.games.kit.observe``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from oracle.games.kit import JSON, REFEREE
+from oracle.games.ti4.engine.state import ACTION_DECK, PlayerState
+
+
+class Views:
+    """The table as a player, a spectator or the referee sees it."""
+
+    def visible_hand(self, viewer: str | None, owner: PlayerState) -> list[str]:
+        """ti4:2.5, ti4:note-3: the owner and the referee see all; others see revealed cards."""
+        if viewer in (REFEREE, owner.name):
+            return list(owner.hand)
+        shown = Counter(owner.revealed)
+        visible: list[str] = []
+        for card in owner.hand:
+            if shown[card] > 0:
+                shown[card] -= 1
+                visible.append(card)
+        return visible
+
+    def visible_hand_count(self, viewer: str | None, owner: PlayerState) -> int | None:
+        """ti4:note-2: the number of cards in a hand is public."""
+        return len(owner.hand)
+
+    def visible_draw_pile(self, viewer: str | None) -> list[str] | None:
+        """ti4:2.5: only the referee sees the order of the draw pile."""
+        return list(self.g.draw) if viewer == REFEREE else None
+
+    def view(self, viewer: str | None) -> JSON:
+        """The table as ``viewer`` sees it (protocol view plus the TI4 extras)."""
+        game = self.g
+        players: JSON = {}
+        for name in game.seats:
+            p = game.players[name]
+            hand: JSON = {"count": self.visible_hand_count(viewer, p),
+                          "cards": self.visible_hand(viewer, p)}
+            players[name] = {
+                "hand": hand,
+                "hand_limit": self.hand_limit(p),
+                "faction": p.faction,
+                "technologies": list(p.technologies),
+                "command_tokens": dict(p.command_tokens),
+                "trade_goods": p.trade_goods,
+            }
+        draw: JSON = {"count": len(game.draw)}
+        cards = self.visible_draw_pile(viewer)
+        if cards is not None:
+            draw["cards"] = cards
+        return {
+            "phase": game.phase,
+            "window": game.window,
+            "active_player": game.active_player,
+            "players": players,
+            "decks": {ACTION_DECK: {"draw": draw, "discard": list(game.discard)}},
+            "being_played": [{"player": r.player, "card": r.card} for r in game.being_played],
+            "pending": [
+                {"player": p.player, "decision": p.decision, "count": p.count} for p in game.pending
+            ],
+            "speaker": game.speaker,
+            "initiative": list(game.initiative),
+            "laws": list(game.laws),
+            "units": [dict(u) for u in game.units],
+        }

@@ -1,0 +1,141 @@
+"""The TI4 table as the reference engine holds it: rule ids, state values, setup keys.
+
+Why apart: every topic module of the engine reads and changes these values, and a rejected
+action is undone by copying them as a whole (``oracle.games.kit.engine``), so they are plain
+dataclasses with no behaviour.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from oracle.games.kit import JSON
+
+# Rule ids, as the TI4 catalog (``features/ti4/catalog.yaml``) spells them.
+RULE_2_1 = "ti4:2.1"
+RULE_2_2 = "ti4:2.2"
+RULE_2_3 = "ti4:2.3"
+RULE_2_4 = "ti4:2.4"
+RULE_2_4_1 = "ti4:2.4.1"
+RULE_2_5 = "ti4:2.5"
+RULE_2_6 = "ti4:2.6"
+RULE_2_6_1 = "ti4:2.6.1"
+RULE_2_6_2 = "ti4:2.6.2"
+RULE_2_7 = "ti4:2.7"
+RULE_2_8 = "ti4:2.8"
+RULE_NOTE_1 = "ti4:note-1"
+RULE_NOTE_2 = "ti4:note-2"
+RULE_NOTE_3 = "ti4:note-3"
+RULE_NOTE_4 = "ti4:note-4"
+RULE_NOTE_5 = "ti4:note-5"
+RULE_NOTE_5_1 = "ti4:note-5.1"
+RULE_NOTE_5_2 = "ti4:note-5.2"
+RULE_NOTE_6 = "ti4:note-6"
+RULE_NOTE_7 = "ti4:note-7"
+RULE_NOTE_8 = "ti4:note-8"
+RULE_NOTE_9 = "ti4:note-9"
+RULE_NOTE_10 = "ti4:note-10"
+
+ACTION_DECK = "action"
+
+
+# -- small values ------------------------------------------------------------------------------
+
+
+@dataclass
+class PlayerState:
+    """One player's part of the table, as far as action cards care."""
+
+    name: str
+    faction: str | None = None
+    technologies: list[str] = field(default_factory=list)
+    command_tokens: dict[str, int] = field(default_factory=dict)
+    trade_goods: int = 0
+    strategy_cards: list[str] = field(default_factory=list)
+    hand_limit_modifier: int = 0
+    hand: list[str] = field(default_factory=list)
+    #: How many copies of each name in the hand every viewer may see (ti4:note-3).
+    revealed: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class PlayRecord:
+    """A card that was played: on the being-played stack, then (if not cancelled) in history."""
+
+    seq: int
+    player: str
+    card: str
+    targets: JSON
+    occurrence: tuple[Any, ...]
+    target_key: tuple[str, Any] | None
+    #: For a Sabotage: the ``seq`` of the card it cancels.
+    cancels: int | None = None
+    cancelled: bool = False
+
+
+@dataclass
+class Pending:
+    """A decision the engine waits for: ``keep`` (hand limit) or ``discard`` (Scheming)."""
+
+    player: str
+    decision: str
+    count: int
+
+
+@dataclass
+class GameState:
+    """Everything one game holds; deep-copied as a whole to undo a rejected action."""
+
+    players: dict[str, PlayerState]
+    seats: list[str]
+    initiative: list[str]
+    phase: str
+    active_player: str | None
+    window: str | None
+    speaker: str | None
+    laws: list[str]
+    units: list[JSON]
+    draw: list[str]
+    discard: list[str]
+    rng: random.Random
+    being_played: list[PlayRecord] = field(default_factory=list)
+    played: list[PlayRecord] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    #: The rest of a multi-player dealing: (player, cards to draw), next first.
+    dealing: list[tuple[str, int]] = field(default_factory=list)
+    status_dealt: bool = False
+    turn: int = 0
+    window_occurrence: int = 0
+    action_taken: bool = False
+    exhausted: set[str] = field(default_factory=set)
+    next_seq: int = 0
+
+
+STATE_KEYS = frozenset(
+    {
+        "players",
+        "decks",
+        "phase",
+        "active_player",
+        "window",
+        "speaker",
+        "initiative",
+        "laws",
+        "units",
+    }
+)
+PLAYER_KEYS = frozenset(
+    {
+        "name",
+        "hand",
+        "faction",
+        "technologies",
+        "command_tokens",
+        "trade_goods",
+        "strategy_cards",
+        "hand_limit_modifier",
+    }
+)

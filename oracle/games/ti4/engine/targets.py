@@ -1,0 +1,185 @@
+"""What a TI4 action card may target, and whether it can resolve at all.
+
+Why apart: the target checks (ti4:note-7, ti4:note-8, ti4:note-9, ti4:2.6.1, ti4:2.7) read the
+card's structured model (``oracle.games.ti4.cards.CARD_MODELS``) and the board, never card text.
+"""
+
+from __future__ import annotations
+
+from oracle.games.kit import JSON, Rejection
+from oracle.games.ti4.cards import (
+    GROUND_FORCE_TYPES,
+    SHIP_TYPES,
+    CardFact,
+    CardModel,
+    normalise_unit_type,
+)
+from oracle.games.ti4.engine.state import (
+    RULE_2_6_1,
+    RULE_2_7,
+    RULE_NOTE_7,
+    RULE_NOTE_8,
+    RULE_NOTE_9,
+)
+
+
+class Targets:
+    """The target rules: offensive cards, required objects, zero targets, full resolution."""
+
+    def is_offensive(self, card: str) -> bool:
+        """ti4:note-7: offensive cards (Lucky Shot, ...) cannot target their own player."""
+        model = self.model(card)
+        return bool(model and model.offensive)
+
+    def may_target_owner(self, name: str, owner: str, card: str) -> bool:
+        """ti4:note-7: an offensive card may not target its player or their units."""
+        return owner != name or not self.is_offensive(card)
+
+    def find_unit(self, uid: str) -> JSON | None:
+        """The unit with id ``uid`` on the board, if any."""
+        return next((u for u in self.g.units if u["id"] == uid), None)
+
+    def unit_fits(self, model: CardModel, unit: JSON) -> bool:
+        """Whether the card can target a unit of this type (its model's unit types)."""
+        return normalise_unit_type(unit["type"]) in model.unit_types
+
+    def eligible_units(self, name: str, model: CardModel) -> list[JSON]:
+        """Units the card could target: the right types, owners it may target (ti4:note-7)."""
+        return [
+            u
+            for u in self.g.units
+            if self.unit_fits(model, u) and self.may_target_owner(name, u["owner"], model.name)
+        ]
+
+    def eligible_players(self, name: str, model: CardModel) -> list[str]:
+        """Players an Insubordination-like card could target: with a tactic token to remove."""
+        return [
+            p.name
+            for p in self.g.players.values()
+            if self.may_target_owner(name, p.name, model.name)
+            and p.command_tokens.get("tactic", 0) >= 1
+        ]
+
+    def check_not_self_target(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
+        """ti4:note-7: a player cannot target themselves with an offensive card."""
+        if "unit" in targets:
+            unit = self.find_unit(targets["unit"])
+            if unit is not None and not self.may_target_owner(name, unit["owner"], fact.name):
+                return Rejection(
+                    f"{fact.name!r} is offensive: {name} cannot target their own unit "
+                    f"{unit['id']!r}",
+                    RULE_NOTE_7,
+                )
+        if "player" in targets and not self.may_target_owner(name, targets["player"], fact.name):
+            return Rejection(
+                f"{fact.name!r} is offensive: {name} cannot target themselves", RULE_NOTE_7
+            )
+        return None
+
+    def check_required_objects(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
+        """ti4:note-9: a card needing a specific number of objects needs them to exist."""
+        model = self.model(fact.name)
+        if model is None or not model.specific:
+            return None
+        if model.target == "law":
+            if not self.g.laws:
+                return Rejection(
+                    f"{fact.name!r} needs a law in play, and there is none", RULE_NOTE_9
+                )
+            if "law" in targets and targets["law"] not in self.g.laws:
+                return Rejection(f"no law named {targets['law']!r} is in play", RULE_NOTE_9)
+        elif model.target == "unit":
+            if not self.eligible_units(name, model):
+                return Rejection(
+                    f"{fact.name!r} needs a unit it can target, and there is none", RULE_NOTE_9
+                )
+            if "unit" in targets and self.find_unit(targets["unit"]) is None:
+                return Rejection(f"no unit {targets['unit']!r} is on the board", RULE_NOTE_9)
+        elif model.target == "player" and not self.eligible_players(name, model):
+            return Rejection(
+                f"{fact.name!r} needs another player with a tactic token, and there is none",
+                RULE_NOTE_9,
+            )
+        return None
+
+    def check_target_choice(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
+        """ti4:2.7: the player makes the choices the card asks for, and they must be legal."""
+        model = self.model(fact.name)
+        if model is None:
+            return None
+        if model.target in ("unit", "law", "player") and model.target not in targets:
+            return Rejection(f"{fact.name!r} must target exactly one {model.target}", RULE_2_7)
+        if model.target == "unit":
+            unit = self.find_unit(targets["unit"])
+            if unit is not None and not self.unit_fits(model, unit):
+                kinds = ", ".join(sorted(model.unit_types))
+                return Rejection(
+                    f"{fact.name!r} targets a {kinds}; {unit['id']!r} is a {unit['type']}",
+                    RULE_2_7,
+                )
+        if model.target == "trade_goods":
+            have = self.g.players[name].trade_goods
+            if targets.get("trade_goods", 0) > have:
+                return Rejection(
+                    f"{name} cannot spend {targets['trade_goods']} trade goods with only {have}",
+                    RULE_2_7,
+                )
+        return None
+
+    def target_count(self, name: str, fact: CardFact, targets: JSON) -> int:
+        """How many objects an "any number"/"each" card affects (ti4:note-8)."""
+        model = self.model(fact.name)
+        if model is None:
+            return 0
+        if model.target == "trade_goods":
+            return int(targets.get("trade_goods", 0))
+        if model.target == "units":
+            fighting = SHIP_TYPES | GROUND_FORCE_TYPES
+            return sum(
+                1
+                for u in self.g.units
+                if u["owner"] == name and normalise_unit_type(u["type"]) in fighting
+            )
+        return 1
+
+    def allows_zero_targets(self, fact: CardFact) -> bool:
+        """ti4:note-8: an "any number"/"up to"/"each" card may target zero objects."""
+        model = self.model(fact.name)
+        return bool(model and model.any_number)
+
+    def check_zero_targets(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
+        """ti4:note-8: zero targets is only refused for cards that do not allow it."""
+        model = self.model(fact.name)
+        if model is None or not model.any_number:
+            return None
+        if self.target_count(name, fact, targets) == 0 and not self.allows_zero_targets(fact):
+            return Rejection(f"{fact.name!r} would affect nothing", RULE_NOTE_8)
+        return None
+
+    def can_fully_resolve(self, name: str, fact: CardFact, targets: JSON) -> str | None:
+        """Why the card's ability could not be completely resolved, or None if it could."""
+        model = self.model(fact.name)
+        if model is None:
+            return None
+        chosen = targets.get(model.target or "")
+        if model.target == "player":
+            target = self.g.players.get(chosen) if isinstance(chosen, str) else None
+            if target is None or target.command_tokens.get("tactic", 0) < 1:
+                return f"{chosen} has no tactic token to remove"
+        if model.target == "unit" and (not chosen or self.find_unit(chosen) is None):
+            return f"unit {chosen!r} is not on the board"
+        if model.target == "law" and chosen not in self.g.laws:
+            return f"law {chosen!r} is not in play"
+        return None
+
+    def check_fully_resolvable(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
+        """ti4:2.6.1: a component action cannot be played unless it resolves completely."""
+        if not self.is_component_action(fact):
+            return None
+        why = self.can_fully_resolve(name, fact, targets)
+        if why is not None:
+            return Rejection(
+                f"{fact.name!r} is a component action that cannot be completely resolved: {why}",
+                RULE_2_6_1,
+            )
+        return None

@@ -1,0 +1,149 @@
+"""TI4 actions around the cards: Politics, reveals, timing windows, turns and trades.
+
+Why apart: these are the moves a scenario makes between card plays; each is checked against
+what is being played and what is pending, and draws or moves cards through the rules of
+``drawing`` and ``decisions``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from oracle.games.kit import JSON, Rejected, Rejection, RequestError
+from oracle.games.kit import contains as _contains
+from oracle.games.kit import need as _need
+from oracle.games.ti4.engine.state import RULE_2_2, RULE_NOTE_3, PlayerState
+
+
+class TurnActions:
+    """Politics (ti4:2.2), reveals (ti4:note-3), windows, turns and Hacan trades."""
+
+    #: ti4:2.2: Politics' primary and secondary abilities each draw two.
+    POLITICS_DRAW = 2
+    POLITICS = "Politics"
+    HACAN = "Hacan"
+
+    def politics_draw_count(self, player: PlayerState) -> int:
+        """ti4:2.2: Politics draws two (Neural Motivator is a status-phase technology only)."""
+        return self.POLITICS_DRAW
+
+    def act_politics_primary(self, action: JSON) -> None:
+        """ti4:2.2: the active player holding Politics picks a new speaker and draws two."""
+        game = self.g
+        player = self.player(action.get("player"))
+        speaker = self.player(action.get("speaker"))
+        self.require(self.check_nothing_being_played("resolve Politics"))
+        self.require(self.check_not_pending(player.name, "resolve Politics"))
+        if game.phase != "action":
+            raise Rejected(Rejection("Politics is resolved in the action phase", RULE_2_2))
+        if game.active_player != player.name:
+            raise Rejected(Rejection(f"{player.name} is not the active player", RULE_2_2))
+        if self.POLITICS not in player.strategy_cards:
+            raise Rejected(Rejection(f"{player.name} does not hold Politics", RULE_2_2))
+        if self.POLITICS in game.exhausted:
+            raise Rejected(Rejection("Politics' primary ability was already used", RULE_2_2))
+        if game.action_taken:
+            raise Rejected(
+                Rejection(f"{player.name} has already performed an action this turn", RULE_2_2)
+            )
+        if speaker.name == game.speaker:
+            raise Rejected(Rejection(f"{speaker.name} already holds the speaker token", RULE_2_2))
+        game.speaker = speaker.name
+        game.exhausted.add(self.POLITICS)
+        game.action_taken = True
+        self.emit("speaker", player=speaker.name)
+        self.player_draws(player, self.politics_draw_count(player))
+
+    def act_politics_secondary(self, action: JSON) -> None:
+        """ti4:2.2: another player spends a strategy-pool token to draw two."""
+        game = self.g
+        player = self.player(action.get("player"))
+        self.require(self.check_nothing_being_played("resolve Politics"))
+        self.require(self.check_not_pending(player.name, "resolve Politics"))
+        if game.phase != "action":
+            raise Rejected(Rejection("Politics is resolved in the action phase", RULE_2_2))
+        if self.POLITICS in player.strategy_cards:
+            raise Rejected(
+                Rejection(f"{player.name} holds Politics and resolves its primary", RULE_2_2)
+            )
+        if player.command_tokens.get("strategy", 0) < 1:
+            raise Rejected(
+                Rejection(f"{player.name} has no command token in their strategy pool", RULE_2_2)
+            )
+        player.command_tokens["strategy"] -= 1
+        self.player_draws(player, self.politics_draw_count(player))
+
+    def act_reveal(self, action: JSON) -> None:
+        """ti4:note-3: a player may show any of their cards to everyone."""
+        player = self.player(action.get("player"))
+        cards = self._cards(action.get("cards"), "reveal.cards")
+        self.require(self.check_nothing_being_played("reveal cards"))
+        self.require(self.check_not_pending(player.name, "reveal cards"))
+        if not _contains(player.hand, cards):
+            raise Rejected(Rejection(f"{player.name}'s hand does not hold {cards}", RULE_NOTE_3))
+        self.apply_reveal(player, cards)
+
+    def apply_reveal(self, player: PlayerState, cards: list[str]) -> None:
+        """ti4:note-3: revealed cards are visible to all until they leave the hand."""
+        have = Counter(player.hand)
+        for card, n in Counter(cards).items():
+            player.revealed[card] = min(have[card], max(player.revealed[card], n))
+        self.emit("revealed", player=player.name, cards=cards)
+
+    def open_window(self, window: str | None) -> None:
+        """ti4:2.6.2: a new occurrence of a timing window starts (same-name plays reset)."""
+        self.g.window = window
+        self.g.window_occurrence += 1
+
+    def act_window(self, action: JSON) -> None:
+        """ti4:2.6: a named timing window opens; the previous one closes."""
+        window = _need(action, "window", str, "window action")
+        self.require(self.check_nothing_being_played("open a new timing window"))
+        self.open_window(window)
+        self.emit("window", window=window)
+
+    def act_end_turn(self, action: JSON) -> None:
+        """The active player's turn ends; the next player in initiative order is active."""
+        game = self.g
+        player = self.player(action.get("player"))
+        self.require(self.check_nothing_being_played("end the turn"))
+        self.require(self.check_not_pending(player.name, "end the turn"))
+        if game.phase != "action":
+            raise Rejected(Rejection("turns are taken in the action phase"))
+        if game.active_player != player.name:
+            raise Rejected(Rejection(f"{player.name} is not the active player"))
+        order = game.initiative
+        game.active_player = order[(order.index(player.name) + 1) % len(order)]
+        game.turn += 1
+        game.action_taken = False
+        self.open_window("Action")
+        self.emit("turn", player=game.active_player)
+
+    def may_trade_action_cards(self, giver: PlayerState, receiver: PlayerState) -> bool:
+        """Only the Hacan player can exchange action cards in a transaction (ti4:note-10)."""
+        return self.HACAN in (giver.faction, receiver.faction)
+
+    def act_trade(self, action: JSON) -> None:
+        """A transaction of action cards; the receiver's hand limit is checked at once."""
+        game = self.g
+        giver = self.player(action.get("player"))
+        receiver = self.player(action.get("to"))
+        cards = self._cards(action.get("cards"), "trade.cards")
+        if not cards:
+            raise RequestError("trade.cards must name at least one card")
+        if giver.name == receiver.name:
+            raise RequestError("a player cannot trade with themselves")
+        self.require(self.check_nothing_being_played("trade"))
+        if game.phase != "action":
+            raise Rejected(Rejection("transactions happen in the action phase"))
+        if not self.may_trade_action_cards(giver, receiver):
+            raise Rejected(
+                Rejection("only the Hacan player can exchange action cards in transactions")
+            )
+        self.require(self.check_trade_not_pending(giver.name))
+        if not _contains(giver.hand, cards):
+            raise Rejected(Rejection(f"{giver.name}'s hand does not hold {cards}"))
+        self.remove_from_hand(giver, cards)
+        receiver.hand.extend(cards)
+        self.emit("traded", player=giver.name, to=receiver.name, count=len(cards))
+        self.hand_changed(receiver)

@@ -1,0 +1,180 @@
+"""Build the TI4 "Action Cards" rule catalog and card facts from the sources as received.
+
+Why this exists: every TI4 scenario cites a rule id (``ti4:2.4``, ``ti4:note-5.1``) and its
+wording must follow the Living Rules Reference. Rather than hand-typing 24 rules (and drifting
+from the source), the catalog is *generated* from the structured YAML rendering, and every
+other rendering is parsed independently and compared with it, so that a transcription error in
+any of them, or a changed source, stops the build instead of silently changing what the oracle
+tests. The Russian translation is aligned to the same ids through a reviewed table that is
+checked structurally, because its comment numbering does not follow the English notes.
+
+The card facts (``cards.yaml``) carry names, copy counts, phases, timing windows and
+expansions only; card *text* stays in the data set and never enters the project.
+
+Regenerate with ``python -m oracle.games.ti4.importer``; ``--check`` reports a stale file
+without writing, which is what the test suite relies on.
+
+One module per source format: ``yaml_source`` (canonical), ``markdown``, ``html_page``,
+``russian``, and ``deck`` (the card data set); ``crosscheck`` compares a rendering with the
+canonical one, ``editorial`` holds the reviewed tables, ``common`` the ids and file names.
+This package ties them into the catalog and runs the command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from oracle.games.kit.sources import CatalogError, importer_parser, write_outputs
+from oracle.games.ti4.importer.common import (
+    ACTION_DECK,
+    CANONICAL,
+    CARDS_FILE,
+    CATALOG_FILE,
+    DEFAULT_DATA,
+    DEFAULT_OUT,
+    DEFAULT_SOURCES,
+    EN_SECTION,
+    GAME,
+    HTML_PAGE,
+    MARKDOWN,
+    MODULE,
+    REPO_ROOT,
+    RU_SECTION,
+    RUSSIAN,
+    TITLE,
+    Item,
+    _sha256,
+    comparable,
+)
+from oracle.games.ti4.importer.crosscheck import cross_check
+from oracle.games.ti4.importer.deck import build_cards
+from oracle.games.ti4.importer.editorial import (
+    REMARKS,
+    RU_COMMENT_CHECKS,
+    RU_COMMENT_TO_NOTE,
+    UNTESTABLE,
+)
+from oracle.games.ti4.importer.html_page import parse_html
+from oracle.games.ti4.importer.markdown import parse_markdown
+from oracle.games.ti4.importer.russian import RU_LETTERS, parse_russian, translation_map
+from oracle.games.ti4.importer.yaml_source import NOTES_SECTION, RULES_SECTION, parse_canonical
+from oracle.suite.catalog import render_generated
+
+__all__ = [
+    "ACTION_DECK",
+    "CANONICAL",
+    "CARDS_FILE",
+    "CATALOG_FILE",
+    "DEFAULT_DATA",
+    "DEFAULT_OUT",
+    "DEFAULT_SOURCES",
+    "EN_SECTION",
+    "GAME",
+    "HTML_PAGE",
+    "MARKDOWN",
+    "MODULE",
+    "NOTES_SECTION",
+    "REMARKS",
+    "REPO_ROOT",
+    "RULES_SECTION",
+    "RUSSIAN",
+    "RU_COMMENT_CHECKS",
+    "RU_COMMENT_TO_NOTE",
+    "RU_LETTERS",
+    "RU_SECTION",
+    "TITLE",
+    "UNTESTABLE",
+    "CatalogError",
+    "Item",
+    "build_cards",
+    "build_catalog",
+    "comparable",
+    "cross_check",
+    "main",
+    "parse_canonical",
+    "parse_html",
+    "parse_markdown",
+    "parse_russian",
+    "render",
+    "translation_map",
+]
+
+
+def build_catalog(sources_dir: Path = DEFAULT_SOURCES) -> dict[str, Any]:
+    """Parse, cross-check and align every rendering; return the catalog as plain data.
+
+    The reviewed Russian alignment is read from this package when the catalog is built, so
+    that a replaced table (a reviewer's experiment, a test) is the one that is checked.
+    """
+    sources_dir = Path(sources_dir)
+    canonical = parse_canonical(sources_dir)
+    cross_check(canonical, parse_markdown(sources_dir), MARKDOWN, sources_dir)
+    cross_check(canonical, parse_html(sources_dir), HTML_PAGE, sources_dir)
+    ru = translation_map(sources_dir, canonical, RU_COMMENT_TO_NOTE, RU_COMMENT_CHECKS)
+    ids = [item.id for item in canonical]
+    for table in (UNTESTABLE, REMARKS):
+        for item_id in table:
+            if item_id not in ids:
+                raise CatalogError(f"editorial table names {item_id}, which is not a rule",
+                                   path=CANONICAL, item_id=item_id)
+
+    rules: list[dict[str, Any]] = []
+    for item in canonical:
+        entry: dict[str, Any] = {
+            "id": item.id,
+            "kind": "note" if item.id.startswith("note-") else "rule",
+            "parent": item.parent,
+            "text": item.text,
+            "source": item.ref,
+            "translation": (
+                {"lang": "ru", "ref": ru[item.id].ref, "text": ru[item.id].text}
+                if item.id in ru else None
+            ),
+            "testable": item.id not in UNTESTABLE,
+        }
+        if item.id in UNTESTABLE:
+            entry["untestable_reason"] = UNTESTABLE[item.id]
+        if item.id in REMARKS:
+            entry["remark"] = REMARKS[item.id]
+        rules.append(entry)
+
+    roles = ((CANONICAL, "canonical"), (MARKDOWN, "cross-check"), (HTML_PAGE, "cross-check"),
+             (RUSSIAN, "translation"))
+    return {
+        "game": GAME,
+        "title": TITLE,
+        "generated_by": MODULE,
+        "sources": [
+            {"path": rel, "role": role, "sha256": _sha256(sources_dir, rel)} for rel, role in roles
+        ],
+        "missing_in_translation": [i for i in ids if i not in ru],
+        "rules": rules,
+    }
+
+
+def render(obj: Any) -> str:
+    """Dump deterministically, in the layout every generated catalog shares."""
+    return render_generated(obj, MODULE)
+
+
+def _outputs(sources_dir: Path, data_dir: Path, out_dir: Path) -> Iterable[tuple[Path, str]]:
+    yield out_dir / CATALOG_FILE, render(build_catalog(sources_dir))
+    yield out_dir / CARDS_FILE, render(build_cards(data_dir))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write (or, with --check, verify) catalog.yaml and cards.yaml; 0 ok, 1 stale, 2 error."""
+    parser = importer_parser(MODULE, __doc__, (
+        ("--sources", DEFAULT_SOURCES, "rule sources directory"),
+        ("--data", DEFAULT_DATA, "card data directory"),
+        ("--out", DEFAULT_OUT, "where the generated files go"),
+    ), "write nothing; exit 1 if a generated file is stale")
+    args = parser.parse_args(argv)
+    return write_outputs(
+        lambda: _outputs(args.sources, args.data, args.out), check=args.check, module=MODULE,
+        hint="The sources are kept as received: if a source changed, review the change and "
+             f"update {MODULE} (its tables) accordingly; if a path is wrong, pass "
+             "--sources/--data.",
+    )
