@@ -29,22 +29,34 @@ from oracle.suite.catalog import Catalog, Rule
 if TYPE_CHECKING:
     from oracle.suite.rulings import Ruling, Rulings
 
+NOT_SELECTED = "not selected in this run"
+"""The reason an uncovered rule gives when the run's --rule left it out."""
+
 #: Which scenario status decides a rule's status, most telling first. A blocked scenario
 #: leaves its rule unverified: the rule is blocked unless it fails outright.
 _DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFAIL,
              Status.PASS)
 
 
-def rule_status(testable: bool, verdicts: Iterable[ScenarioVerdict | ScenarioResult]
-                ) -> Status:
+def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:
     """A rule's status from its scenarios': any failure fails it; all unsupported is
     unsupported; none at all is uncovered."""
     if not testable:
         return Status.UNTESTABLE
-    statuses = {v.status for v in verdicts}
+    statuses = set(scenario_statuses)
     if not statuses:
         return Status.UNCOVERED
     return next((s for s in _DECIDING if s in statuses), Status.UNSUPPORTED)
+
+
+def scenario_order(location: str, name: str, steps: Iterable[Any] = ()) -> tuple[Any, ...]:
+    """Where a scenario sorts in its rule: by file and line (exploration after), so that a
+    serial run, an xdist run and combined shards list scenarios in one order."""
+    where, _, line = location.rpartition(":")
+    texts = tuple(getattr(s, "text", "") for s in steps)  # outline rows share a line
+    if line.isdigit():
+        return (0, where, int(line), name, texts)
+    return (1, location, 0, name, texts)
 
 
 def build_report(
@@ -64,7 +76,7 @@ def build_report(
     by_rule: dict[str, list[ScenarioResult]] = {}
     by_ruling: dict[str, list[ScenarioResult]] = {}
     ran = set()
-    for verdict in verdicts:
+    for verdict in sorted(verdicts, key=lambda v: scenario_order(v.location, v.name, v.steps)):
         ran.add((verdict.location, verdict.name))
         if verdict.ruling:
             by_ruling.setdefault(verdict.ruling, []).append(ScenarioResult.of(verdict))
@@ -81,7 +93,7 @@ def build_report(
             refining = [ruling_result(r, by_ruling.get(r.id, []), locate)
                         for r in (rulings.of_rule(rule.id) if rulings else [])]
             counting = own + [s for r in refining if not r.probe for s in r.scenarios]
-            status = rule_status(rule.testable, counting)
+            status = rule_status(rule.testable, [s.status for s in counting])
             results.append(RuleResult(
                 rule.id, status, rule.text, tuple(own),
                 _reason(rule, status, counting, refining, selected),
@@ -99,7 +111,7 @@ def _reason(rule: Rule, status: Status, counting: list[ScenarioResult],
         return rule.untestable_reason or ""
     if status == Status.UNCOVERED:
         if selected is not None and rule.id not in selected:
-            return "not selected in this run"
+            return NOT_SELECTED
         if refining and all(r.probe for r in refining):
             return "only rulings that are probes (pending, disputed or superseded) refine it"
         return "no scenario for it ran"
@@ -112,7 +124,8 @@ def ruling_result(ruling: Ruling, scenarios: list[ScenarioResult],
                   locate: Callable[[Path], str] = str) -> RulingResult:
     """A ruling's row: its provenance, and its status from how its scenarios ran."""
     return RulingResult(
-        ruling.id, rule_status(True, scenarios), str(ruling.standing), ruling.refines,
+        ruling.id, rule_status(True, [s.status for s in scenarios]), str(ruling.standing),
+        ruling.refines,
         ruling.source, ruling.date, ruling.authority, f"{locate(ruling.path)}:{ruling.line}",
         ruling.superseded_by, tuple(scenarios))
 

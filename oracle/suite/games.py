@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
+from oracle.suite.yamlfiles import read_yaml
 
 if TYPE_CHECKING:
     from oracle.suite.facts import Facts
@@ -61,7 +62,7 @@ class Game:
         """Card facts per deck (name, count, and whatever else the game records)."""
         if not self.cards_file:
             return {}
-        data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
+        data = read_yaml(self.folder / self.cards_file)
         return dict(data.get("decks", {}))
 
     @functools.cached_property
@@ -99,7 +100,7 @@ class Game:
             return {"classes": {}, "recipes": {}}
         path = self.folder / self.plays_file
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = read_yaml(path) or {}
         except (OSError, yaml.YAMLError) as exc:
             raise CatalogFileError(f"{path}: cannot read the card plays ({exc})") from exc
         if not isinstance(data, dict):
@@ -171,7 +172,7 @@ def _differing(installed: Path, checkout: Path) -> list[str]:
 
 def _read_manifest(path: Path) -> Game:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read the game manifest ({exc})") from exc
     if not isinstance(data, dict) or "id" not in data or "catalog" not in data:
