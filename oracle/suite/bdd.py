@@ -57,12 +57,15 @@ STEP_FIXTURE_PREFIX = "pytestbdd_stepdef_"
 def step_definitions(modules: Iterable[str]) -> list[StepFunctionContext]:
     """Every step definition of these modules (imported here), in definition order."""
     wanted = list(dict.fromkeys(modules))
-    for name in wanted:
-        importlib.import_module(name)
+    namespaces = {name: vars(importlib.import_module(name)) for name in wanted}
     by_module: dict[str, list[StepFunctionContext]] = {name: [] for name in wanted}
     for context in list(step_function_context_registry.values()):
         module = context.step_func.__module__
-        if module in by_module:
+        # Only the module as imported now: a module imported again (pytester restores
+        # sys.modules after each test) leaves its old definitions in pytest-bdd's registry
+        # for as long as anything refers to them, and they would count twice.
+        if module in by_module and getattr(context.step_func, "__globals__", None) \
+                is namespaces[module]:
             by_module[module].append(context)
     return [c for name in wanted for c in by_module[name]]
 
