@@ -23,9 +23,9 @@ COUNCIL = ROOT / "examples" / "council-rulings"
 
 
 def test_a_committee_folder_runs_with_every_ruling_on_its_own_row(oracle, pytester):
-    markdown = pytester.path / "r.md"
+    markdown, page = pytester.path / "r.md", pytester.path / "r.html"
     run = oracle("run", "--features", str(COUNCIL), "--rule", "ti4:2.6.2",
-                 "--rule", "ti4:council", "--markdown", str(markdown))
+                 "--rule", "ti4:council", "--markdown", str(markdown), "--html", str(page))
     # r1 (superseded) and r2 (pending) disagree with the engine: probes fail nothing.
     assert run.code == 0, run.out + run.err
     rules = {r["id"]: r for r in run.report["rules"]}
@@ -53,6 +53,12 @@ def test_a_committee_folder_runs_with_every_ruling_on_its_own_row(oracle, pytest
         assert f"`{ruling_id}`" in markdown.read_text()
     assert "2023-06-30;" in run.out and "(https://example.org/council/faq)" in run.out
     assert "| ↳ `ti4:2.6.2/r2` | fail (pending) |" in markdown.read_text()
+    html = page.read_text()
+    for ruling_id in rulings:
+        assert f'<details class="ruling" id="r/{ruling_id}"' in html
+    assert "<dt>authority</dt><dd>The Council of Rules</dd>" in html
+    assert '<span class="standing">superseded by ti4:2.6.2/r3</span>' in html
+    assert 'href="https://' not in html  # a source is text: the page links nothing outside
 
 
 def test_an_official_ruling_the_engine_breaks_fails_its_rule(oracle, pytester):
