@@ -268,3 +268,41 @@ def test_an_official_ruling_replaces_a_scenario_a_pending_one_does_not(pytester,
     assert official["status"] == "pass" and official["rulings"][0]["status"] == "pass"
     assert [s["name"] for s in pending["scenarios"]] == ["Drawing takes the top card"]
     assert pending["retired"][0]["effective"] is False
+
+
+# -- the engine matrix: which engines honour a ruling ---------------------------------------
+
+def test_the_matrix_has_a_row_per_ruling_under_its_rule(tmp_path):
+    from oracle.protocol.validate import problems
+    from oracle.report import Report, RuleResult, ScenarioResult, Status
+    from oracle.report.formats.markdown import render_matrix_markdown
+    from oracle.report.matrix import EngineColumn, build_matrix, load_matrix
+    from oracle.report.model import RulingResult
+
+    def report(spec: str, agrees: bool) -> Report:
+        status = Status.PASS if agrees else Status.FAIL
+        ruling = RulingResult("g:1/r1", status, "pending", "g:1", "FAQ 3", "2024-01-02",
+                              "Council", "c/g/r.feature:4",
+                              scenarios=(ScenarioResult("r1 scenario", status, "c/g/r.feature:9",
+                                                        "" if agrees else "line 9: no"),))
+        rule = RuleResult("g:1", Status.PASS, "rule one",
+                          (ScenarioResult("own", Status.PASS, "g/x.feature:3"),),
+                          rulings=(ruling,))
+        return Report({"spec": spec, "seed": 0, "games": {}}, (rule,), {"rules": 1})
+
+    matrix = build_matrix([EngineColumn("a", report("a", True), exit_code=0),
+                           EngineColumn("b", report("b", False), exit_code=0)],
+                          [("g:1", "rule one"), ("g:2", "rule two")])
+    assert [(r.id, r.ruling) for r in matrix.rows] == [
+        ("g:1", False), ("g:1/r1", True), ("g:2", False)]
+    ruling_row = matrix.rows[1]
+    assert [c.status for c in matrix.cells(ruling_row)] == [Status.PASS, Status.FAIL]
+    assert matrix.cells(ruling_row)[1].reason == "pending: the engine disagrees"
+    assert "FAQ 3; 2024-01-02; Council" in ruling_row.text
+    assert matrix.conforms  # a probe the engine disagrees with fails nothing
+    assert matrix.summary(matrix.columns[1]) == {"pass": 1, "uncovered": 1}  # rules only
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(matrix.to_json()))
+    assert problems("matrix", matrix.to_json()) == []
+    assert load_matrix(path).rows == matrix.rows
+    assert "| `g:1/r1` | pass | [**fail**](#e2r1) |" in render_matrix_markdown(matrix)

@@ -322,6 +322,10 @@ class Report:
     def rule(self, rule_id: str) -> RuleResult | None:
         return next((r for r in self.rules if r.id == rule_id), None)
 
+    def ruling(self, ruling_id: str) -> RulingResult | None:
+        """A committee's ruling by its id (``ti4:2.6.2/r1``), under whichever rule."""
+        return next((g for r in self.rules for g in r.rulings if g.id == ruling_id), None)
+
     def to_json(self) -> dict[str, Any]:
         """The report as data; ``interrupted`` comes first, so that a partial report says
         so at its top."""

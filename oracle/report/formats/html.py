@@ -246,7 +246,8 @@ def _matrix_table(matrix: Matrix) -> str:
 
 def row_link(ci: int, col: EngineColumn, rule_id: str) -> str:
     """Where a cell links: the rule in the engine's report, or the engine's error."""
-    if col.report is None or col.report.rule(rule_id) is None:
+    if col.report is None or (col.report.rule(rule_id) is None
+                              and col.report.ruling(rule_id) is None):
         return f"e{ci}"
     return f"e{ci}/{rule_id}"
 

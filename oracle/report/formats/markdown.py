@@ -154,10 +154,18 @@ def _matrix_cell(matrix: Matrix, row: RuleRow, ci: int, col: EngineColumn, ri: i
     shown = f"**{cell.status}**" if cell.status in FAILING else str(cell.status)
     if col.report is None:
         return f"[{shown}](#{_anchor(ci)})"
-    rule = col.report.rule(row.id)
-    if cell.status in QUIET or rule is None:
+    if cell.status in QUIET:
         return shown
-    lines = _rule_messages(rule)
+    if row.ruling:
+        ruling = col.report.ruling(row.id)
+        lines = [f"- {s.status}: **{_cell(s.name)}** ({_code(s.location)}): "
+                 f"{_first_lines(s.message)}" for s in (ruling.scenarios if ruling else ())
+                 if s.status != Status.PASS]
+    else:
+        rule = col.report.rule(row.id)
+        if rule is None:
+            return shown
+        lines = _rule_messages(rule)
     if not lines:
         return shown
     messages += [f'<a id="{_anchor(ci, ri)}"></a>', "",
