@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from oracle.suite.catalog import CatalogFileError
+from oracle.suite.yamlfiles import read_yaml
 
 if TYPE_CHECKING:
     from oracle.suite.games import Game
@@ -107,7 +108,7 @@ def load_facts(game: Game) -> Facts:
         return Facts(game.id, kinds)
     path = game.folder / game.facts_file
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = read_yaml(path) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read the game's facts ({exc})") from exc
     if not isinstance(data, dict):
