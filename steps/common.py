@@ -73,6 +73,31 @@ def _next_player(world: ScenarioWorld, player: str) -> str:
 # -- Given ---------------------------------------------------------------------------
 
 
+#: Russian phrasings of these steps (``# language: ru``; oracle.suite.phrasings): a pattern
+#: a step matches whole, and the English step it stands for. Names stay as written.
+PHRASES = {"ru": [
+    (r"игроки: (?P<names>.+)", "the players are {names}"),
+    (r"сид перемешивания (?P<seed>\d+)", "the shuffle seed is {seed}"),
+    (rf"у (?P<owner>{NAME}) на руке (?P<pile>.+?) с точки зрения (?P<viewer>{NAME}|зрителя)",
+     "{owner} holds {pile} as seen by {viewer}"),
+    (rf"у (?P<player>{NAME}) на руке (?P<pile>.+)", "{player} holds {pile}"),
+    (rf"идёт фаза (?P<phase>\w+), ход (?P<player>{NAME})",
+     "it is the {phase} phase, {player}'s turn"),
+    (r"идёт фаза (?P<phase>\w+)", "it is the {phase} phase"),
+    (r'открыто окно "(?P<window>[^"]+)"', 'the timing window "{window}" is open'),
+    (rf"(?P<player>{NAME}) оставляет (?P<cards>.+)", "{player} keeps {cards}"),
+    (rf"(?P<player>{NAME}) сбрасывает (?P<cards>.+)", "{player} discards {cards}"),
+    (rf"(?P<player>{NAME}) показывает (?P<cards>.+)", "{player} reveals {cards}"),
+    (r"все игроки пасуют", "all players pass"),
+    (r"действие отклонено", "the action is rejected"),
+    (r"действие разрешено", "the action is allowed"),
+    (r"решения не ожидается", "no decision is pending"),
+    (rf"(?P<player>{NAME}) должн\w* оставить (?P<count>\w+) карт\w*",
+     "{player} must keep {count} cards"),
+    (rf"(?P<player>{NAME}) должн\w* сбросить (?P<count>\w+) карт\w*",
+     "{player} must discard {count} cards"),
+]}
+
 @given(parsers.re(r"the players are (?P<names>.+)"))
 @takes(names="roster")
 def _players(oracle_world: ScenarioWorld, names: str) -> None:

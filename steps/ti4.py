@@ -61,6 +61,20 @@ def target_references(game: Any, text: str) -> list[tuple[str, str]]:
     return [("player", text)] if re.fullmatch(NAME, text) else []
 
 
+#: Russian phrasings of TI4's words (oracle.suite.phrasings): the action card deck and
+#: discard pile, drawing action cards.
+PHRASES = {"ru": [
+    (r"колода действий: (?P<pile>.+)", "the action deck is {pile}"),
+    (r"сброс действий: (?P<pile>.+)", "the action discard pile is {pile}"),
+    (rf"(?P<player>{NAME}) берёт (?P<count>\w+) карт\w* действи\w*",
+     "{player} draws {count} action cards"),
+    (rf"у (?P<player>{NAME}) (?:есть|осталось|остался) (?P<count>\w+) эсмин\w*",
+     "{player} has {count} destroyers"),
+    (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") против эсминца (?P<owner>{NAME})',
+     "{player} plays {card} targeting {owner}'s destroyer"),
+]}
+
+
 #: The kinds of these steps' arguments (oracle.suite.arguments), where the name does not say.
 ARGUMENTS = {"faction": "faction", "tech": "technology", "laws": "laws", "law": "law",
              "unit": "unit type", "tg": "choice", "pool": "choice", "speaker": "player",

@@ -65,6 +65,8 @@ class OracleRun:
     require_coverage: float | None = None
     shard: tuple[int, int] | None = None
     all_games: bool = False
+    #: Show rule texts in this language where catalogs have it (``--lang ru``).
+    lang: str | None = None
     #: Every option's value by name, for the reproduce command of a failure.
     values: dict[str, Any] = field(default_factory=dict)
     #: False when plain pytest was pointed at other tests with the engine named only in the
@@ -129,7 +131,7 @@ class OracleRun:
                 explore=values["explore"], explore_examples=values["explore_examples"],
                 explore_out=values["explore_out"],
                 require_coverage=values["require_coverage"], shard=shard,  # type: ignore[arg-type]
-                all_games=values["all_games"], values=values,
+                all_games=values["all_games"], values=values, lang=values.get("lang"),
             )
             if values["expectations"]:
                 run.expectations = load_expectations(
@@ -299,7 +301,7 @@ class OracleRun:
         ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
                                         key=lambda pair: pair[0])]
         report = build_report(catalogs, ordered, engine, self.selected, known, self.rulings,
-                              self.short_path)
+                              self.short_path, self.lang)
         self.report = dataclasses.replace(report, interrupted=self.interrupted,
                                           shard=self.shard)  # type: ignore[arg-type]
         return self.report

@@ -67,11 +67,13 @@ def build_report(
     expected_to_fail: set[str] | None = None,
     rulings: Rulings | None = None,
     locate: Callable[[Path], str] = str,
+    lang: str | None = None,
 ) -> Report:
     """Join verdicts to catalog rules (and the rules rulings add); every rule gets a result.
 
     ``expected_to_fail`` are rule ids an expectations file lists as known
-    failures: such a rule whose scenarios all pass now is ``xpass``.
+    failures: such a rule whose scenarios all pass now is ``xpass``. ``lang``: rule texts
+    in that language (and its numbering) where the catalog has them.
     """
     by_rule: dict[str, list[ScenarioResult]] = {}
     by_ruling: dict[str, list[ScenarioResult]] = {}
@@ -95,7 +97,7 @@ def build_report(
             counting = own + [s for r in refining if not r.probe for s in r.scenarios]
             status = rule_status(rule.testable, [s.status for s in counting])
             results.append(RuleResult(
-                rule.id, status, rule.text, tuple(own),
+                rule.id, status, rule.text_in(lang), tuple(own),
                 _reason(rule, status, counting, refining, selected),
                 tuple(refining), _retired(rule, rulings, locate),
                 added_by=_declarer(rule, rulings)))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -39,13 +40,14 @@ def check_names(scenario: ScenarioDoc, game: Game, words: Vocabulary) -> list[Pr
     for run in scenario.rendered():
         players: list[str] | None = None
         variables: list[str] = []
-        for step in run:
+        for written in run:
+            step = replace(written, text=words.english(written.text))  # another language's
             hits = words.match(step.kind, step.text)
             if len(hits) != 1:
                 continue  # the step checks say so
             for message in _step_names(step, hits[0], game, players, variables):
                 found.setdefault((step.line, message),
-                                 Problem(scenario.path, step.line, str(step), message))
+                                 Problem(scenario.path, step.line, str(written), message))
             for kind, value in _references(step, hits[0], game):
                 if kind == "new player":
                     players = [*(players or []), value]
@@ -117,7 +119,8 @@ def check_contradictions(scenarios: Iterable[ScenarioDoc], game: Game, words: Vo
     for scenario in scenarios:
         if rulings.retired(scenario, game.id) is not None:
             continue  # it no longer runs
-        for run in scenario.rendered():
+        for written in scenario.rendered():
+            run = [replace(s, text=words.english(s.text)) for s in written]
             givens = tuple(sorted(s.text for s in run if s.kind == "given"))
             whens = tuple(s.text for s in run if s.kind == "when")
             thens, stage = [], 0

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from oracle.suite.bdd import StepFunctionContext, literal_hint, step_definitions
+from oracle.suite.phrasings import Phrasings
 
 if TYPE_CHECKING:
     from oracle.scenario.world import ScenarioWorld
@@ -100,12 +101,19 @@ class Vocabulary:
         self._by_kind = {kind: [(literal_hint(d.context), d) for d in self.defs
                                 if d.answers(kind)] for kind in ("given", "when", "then")}
         self._matched: dict[tuple[str, str], tuple[StepDef, ...]] = {}
+        self.phrasings = Phrasings(self.modules)
+
+    def english(self, text: str) -> str:
+        """The English step a step in another language stands for (``oracle.suite
+        .phrasings``); an English step as it is."""
+        return self.phrasings.english(text)
 
     def of_kind(self, kind: str) -> list[StepDef]:
         return [d for d in self.defs if d.answers(kind)]
 
     def match(self, kind: str, text: str) -> list[StepDef]:
         """Every definition of this kind whose pattern matches ``text`` (one, normally)."""
+        text = self.english(text)
         key = (kind, text)
         hits = self._matched.get(key)
         if hits is None:
@@ -162,7 +170,7 @@ class Vocabulary:
         hits = self.match(kind, text)
         if not hits:
             raise ScenarioError(f"no {kind} step matches {text!r}")
-        step = hits[0]
+        step, text = hits[0], self.english(text)
         kwargs = step.arguments(text)
         for name in _required(step.function) - kwargs.keys():
             if name == "oracle_world":

@@ -1,0 +1,72 @@
+"""Other languages' phrasings of the steps: one definition, several phrasings.
+
+Why: a committee that writes in Russian (``# language: ru``, the TI4 section exists as
+28.x) needs its own sentences, but a second set of step definitions would double what every
+step is matched against, and two definitions of one rule could drift apart. So a step module
+may hold ``PHRASES = {"ru": [(pattern, english), ...]}``: a regular expression a step in that
+language matches whole, and the English step it stands for, its groups filled in
+(``"{player} draws {count} action cards"``). A step in another script is rewritten once
+(and remembered) into the English the definitions read; a step in English never looks at
+the table. The values inside a phrase are translated too, as far as the shared grammar of
+piles and lists goes ("2 скрытые карты" -> "2 hidden cards", " и " -> " and "); card and
+player names are written as the card data and the scenario name them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable
+
+CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+
+#: The shared words of values (piles, lists, viewers), outside quotes: (pattern, English).
+VALUE_WORDS = {"ru": [
+    (r"^(?:пуст[аоы]?|нет карт)$", "empty"),
+    (r"\b(\d+) скрыт\w* карт\w*", r"\1 hidden cards"),
+    (r"\b(\d+) други\w* карт\w*", r"\1 other cards"),
+    (r"\b(\d+) карт\w*", r"\1 cards"),
+    (r" в любом порядке$", " in any order"),
+    (r"^зрителя$", "a spectator"),
+    (r" и ", " and "),
+]}
+
+
+class Phrasings:
+    """The phrasings of some step modules, by language, and the English they stand for."""
+
+    def __init__(self, modules: Iterable[str]) -> None:
+        self.table: list[tuple[re.Pattern[str], str]] = []
+        self.words: list[tuple[re.Pattern[str], str]] = []
+        for name in modules:
+            for lang, phrases in getattr(importlib.import_module(name), "PHRASES", {}).items():
+                self.table += [(re.compile(p), english) for p, english in phrases]
+                if not self.words:
+                    self.words = [(re.compile(p), r) for p, r in VALUE_WORDS.get(lang, [])]
+        self._seen: dict[str, str] = {}
+
+    def english(self, text: str) -> str:
+        """The English step a text stands for: itself when it is not in another script or
+        no phrasing matches it (the suite checks then say no step matches)."""
+        if not self.table or not CYRILLIC.search(text):
+            return text
+        found = self._seen.get(text)
+        if found is None:
+            found = self._seen[text] = self._translate(text)
+        return found
+
+    def _translate(self, text: str) -> str:
+        for pattern, english in self.table:
+            m = pattern.fullmatch(text)
+            if m:
+                values = {k: self._value(v or "") for k, v in m.groupdict().items()}
+                return english.format(**values).replace("  ", " ").strip()
+        return text
+
+    def _value(self, value: str) -> str:
+        """A value's words in English, quoted names left as they are."""
+        parts = re.split(r'("[^"]*")', value)
+        for i in range(0, len(parts), 2):  # the unquoted parts
+            for pattern, english in self.words:
+                parts[i] = pattern.sub(english, parts[i])
+        return "".join(parts)
