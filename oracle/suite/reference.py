@@ -11,12 +11,13 @@ so the page cannot drift from what the suite checks accept.
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable, Sequence
 
 from oracle.suite.arguments import argument_of, kind_of
 from oracle.suite.dsl import PILE_GRAMMAR
 from oracle.suite.games import Game
-from oracle.suite.vocabulary import COMMON_STEPS, StepDef, vocabulary
+from oracle.suite.vocabulary import COMMON_STEPS, StepDef, humanize, vocabulary
 
 LEGEND = ("`<name>` is a value (its grammar is listed under the step), `[...]` is optional, "
           "`(a|b)` is a choice of words. Cards are quoted (\"Sabotage\") or are card "
@@ -51,6 +52,16 @@ def render_reference(games: Sequence[Game], markdown: bool = False) -> str:
                  "name against these before anything runs.")
         for kind, grammar, values, origin in _values(game):
             out.values(kind, grammar, values, origin)
+        out.title(3, f"Rule ids ({game.id})")
+        out.para("What a scenario's tag may cite (a ruling refines one of these, or adds "
+                 "GAME:NAMESPACE:ID; docs/rulings.md).")
+        out.rules(game)
+        phrasings = vocabulary(tuple(dict.fromkeys((COMMON_STEPS, *own)))).phrasings
+        if phrasings.table:
+            out.title(3, f"Phrasings in other languages ({game.id})")
+            out.para("A step in a feature file with '# language: ru' is read as the English "
+                     "step on the right; names stay as the card data writes them.")
+            out.phrasings(phrasings.table)
     return out.text()
 
 
@@ -101,6 +112,21 @@ class _Writer:
                 ([step.doc] if step.doc else []) + [f"<{n}>: {g}" for n, g in arguments]
                 + [f"Example: {e}" for e in step.examples])] + [""]
 
+    def rules(self, game: Game) -> None:
+        for rule in game.catalog.rules:
+            line = _rule_line(rule.id, rule.text) + ("" if rule.testable else " (untestable)")
+            self.lines.append(f"- `{rule.id}`: {_md(line.partition(': ')[2])}"
+                              if self.markdown else f"    {line}")
+        self.lines.append("")
+
+    def phrasings(self, table: Sequence[tuple[re.Pattern[str], str]]) -> None:
+        for pattern, english in table:
+            said = humanize(pattern.pattern.replace(r"\w*", "…"))  # an ending: any
+            meant = re.sub(r"\{(\w+)\}", r"<\1>", english)
+            self.lines.append(f"- `{said}` → `{meant}`" if self.markdown
+                              else f"    {said}  ->  {meant}")
+        self.lines.append("")
+
     def values(self, kind: str, grammar: str, values: tuple[str, ...], origin: str) -> None:
         shown = ", ".join(_quoted(v) for v in values)
         where = f" (from {origin})" if origin else ""
@@ -109,6 +135,10 @@ class _Writer:
                            f"- **{kind}**{where}:", f"  {shown}", ""]
         else:
             self.lines += [f"{kind}{where}: {grammar}", f"    {shown}", ""]
+
+
+def _rule_line(rule_id: str, text: str) -> str:
+    return f"{rule_id}: {textwrap.shorten(text, 90, placeholder='…')}"
 
 
 def _argument_line(step: StepDef, name: str, game: Game | None,
