@@ -57,16 +57,15 @@ STEP_FIXTURE_PREFIX = "pytestbdd_stepdef_"
 def step_definitions(modules: Iterable[str]) -> list[StepFunctionContext]:
     """Every step definition of these modules (imported here), in definition order."""
     wanted = list(dict.fromkeys(modules))
-    namespaces = {name: vars(importlib.import_module(name)) for name in wanted}
+    # By the module object, not its name: a module imported again (pytester's in-process
+    # runs drop the modules a run imported) leaves its first definitions in pytest-bdd's
+    # registry as long as anything holds them, and they would match every step twice.
+    namespaces = {id(vars(importlib.import_module(name))): name for name in wanted}
     by_module: dict[str, list[StepFunctionContext]] = {name: [] for name in wanted}
     for context in list(step_function_context_registry.values()):
-        module = context.step_func.__module__
-        # Only the module as imported now: a module imported again (pytester restores
-        # sys.modules after each test) leaves its old definitions in pytest-bdd's registry
-        # for as long as anything refers to them, and they would count twice.
-        if module in by_module and getattr(context.step_func, "__globals__", None) \
-                is namespaces[module]:
-            by_module[module].append(context)
+        name = namespaces.get(id(getattr(context.step_func, "__globals__", None)))
+        if name is not None:
+            by_module[name].append(context)
     return [c for name in wanted for c in by_module[name]]
 
 
