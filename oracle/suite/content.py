@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from itertools import combinations
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oracle.scenario.outcomes import ScenarioError
@@ -41,14 +42,18 @@ def check_names(scenario: ScenarioDoc, game: Game, words: Vocabulary) -> list[Pr
         players: list[str] | None = None
         variables: list[str] = []
         for written in run:
-            step = replace(written, text=words.english(written.text))  # another language's
-            hits = words.match(step.kind, step.text)
+            text = words.english(written.text)  # a step in another language: its English
+            hits = words.match(written.kind, text)
             if len(hits) != 1:
                 continue  # the step checks say so
-            for message in _step_names(step, hits[0], game, players, variables):
-                found.setdefault((step.line, message),
-                                 Problem(scenario.path, step.line, str(written), message))
-            for kind, value in _references(step, hits[0], game):
+            named, unread = _named(hits[0], text, game)
+            messages = [*unread, *(m for kind, value in named
+                                   if (m := _name_problem(kind, value, game, players,
+                                                          variables)))]
+            for message in messages:
+                found.setdefault((written.line, message),
+                                 Problem(scenario.path, written.line, str(written), message))
+            for kind, value in named:
                 if kind == "new player":
                     players = [*(players or []), value]
                 elif kind == "new card variable":
@@ -56,37 +61,35 @@ def check_names(scenario: ScenarioDoc, game: Game, words: Vocabulary) -> list[Pr
     return list(found.values())
 
 
-def _references(step: StepLine, definition: StepDef, game: Game
-                ) -> Iterable[tuple[str, str]]:
-    for name, raw in raw_arguments(definition, step.text).items():
+_NAMED: dict[tuple[StepDef, str, Path], tuple[list[tuple[str, str]], list[str]]] = {}
+"""What a step text names, by definition, text and game folder: the same steps recur in
+every scenario (a Background, a deck), and reading them is most of these checks' cost."""
+
+
+def _named(definition: StepDef, text: str, game: Game
+           ) -> tuple[list[tuple[str, str]], list[str]]:
+    """What a step's arguments name ((kind, value) pairs), and why an argument cannot be
+    read."""
+    key = (definition, text, game.folder)
+    done = _NAMED.get(key)
+    if done is not None:
+        return done
+    named: list[tuple[str, str]] = []
+    unread: list[str] = []
+    for name, raw in raw_arguments(definition, text).items():
         argument = argument_of(definition, name, game)
         if argument is None:
             continue
         try:
-            yield from references(game, argument, raw)
-        except ScenarioError:
-            continue  # _step_names says so
-
-
-def _step_names(step: StepLine, definition: StepDef, game: Game, players: list[str] | None,
-                variables: list[str]) -> list[str]:
-    messages = []
-    for name, raw in raw_arguments(definition, step.text).items():
-        argument = argument_of(definition, name, game)
-        if argument is None:
-            continue
-        try:
-            named = references(game, argument, raw)
+            named += references(game, argument, raw)
         except ScenarioError as exc:
             kind = kind_of(argument.kind, game)
             grammar = f" ({argument.kind}: {kind.grammar})" if kind else ""
-            messages.append(f"cannot read <{name}> {raw!r}: {exc}{grammar}")
-            continue
-        for kind, value in named:
-            message = _name_problem(kind, value, game, players, variables)
-            if message:
-                messages.append(message)
-    return messages
+            unread.append(f"cannot read <{name}> {raw!r}: {exc}{grammar}")
+    if len(_NAMED) > 50_000:
+        _NAMED.clear()
+    _NAMED[key] = (named, unread)
+    return named, unread
 
 
 def _name_problem(kind: str, value: str, game: Game, players: list[str] | None,
