@@ -147,6 +147,11 @@ def test_a_well_formed_ruling_passes_the_checks(tmp_path):
                "targeting Bob's dreadnaught 2\n      Then Bob has 1 dreadnought"},
      'rulings.feature:15: "dreadnaught" is not a unit type of ti4; did you mean '
      '"dreadnought"?'),
+    ({"steps": STEPS + '\n      Given Bob holds "Sabotage"'},
+     "rulings.feature:20: a Given step after the scenario started (line 18"),
+    ({"steps": "      Given Alice holds 2 cards\n      Then the action is allowed"},
+     "rulings.feature:15: 'the action is allowed' checks the engine's answer to an action, "
+     "and no When step before it sends one"),
 ])
 def test_a_writing_mistake_is_refused_with_file_line_and_the_closest(tmp_path, fields,
                                                                       expected):

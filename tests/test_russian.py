@@ -96,3 +96,26 @@ def test_lang_ru_shows_the_russian_texts_and_numbers(pytester):
     assert texts["ti4:2.4.1"].startswith("28.4 а) ")
     assert "28.3 Когда игрок берёт" in (pytester.path / "r.md").read_text()
     result.stdout.fnmatch_lines(["*ti4:2.3 *pass*28.3 Когда игрок*"])
+
+
+def test_a_russian_rejection_needs_its_twin_too(tmp_path):
+    from oracle.suite.games import bundled_features_dir
+    from oracle.suite.lint import check_suite, check_twins
+
+    folder = tmp_path / "ru" / "ti4"
+    folder.mkdir(parents=True)
+    (folder / "twin.feature").write_text(
+        "# language: ru\nФункция: без близнеца\n\n  @ti4:2.4\n  Правило: 28.4\n\n"
+        "    Сценарий: Оставить шесть карт нельзя\n      Дано игроки: Alice и Bob\n"
+        "      И у Alice на руке 7 карт\n      И колода действий: \"Sabotage\" и 2 другие "
+        "карты\n      Когда Alice берёт 1 карту действия\n      И Alice оставляет 6 карт\n"
+        "      Тогда действие отклонено\n", encoding="utf-8")
+    games = discover_games([bundled_features_dir(), tmp_path / "ru"])
+    assert [str(p) for p in check_suite(games.values(), games).problems] == []
+    # A game whose manifest says 'twins: required' checks this; read in English, the
+    # Russian outcome step counts as the rejection it is.
+    scenarios = read_feature(folder / "twin.feature").scenarios
+    assert check_twins(list(scenarios)) == []  # unread, it would pass unnoticed
+    [problem] = check_twins(list(scenarios), vocabulary_for(games["ti4"]))
+    assert "this scenario expects a rejection but has no twin" in problem.message
+    assert problem.line == 7

@@ -61,6 +61,36 @@ def check_names(scenario: ScenarioDoc, game: Game, words: Vocabulary) -> list[Pr
     return list(found.values())
 
 
+REJECTED = "the action is rejected"
+ALLOWED = "the action is allowed"
+
+
+def check_order(scenario: ScenarioDoc, words: Vocabulary) -> list[Problem]:
+    """Steps in an order no engine can be blamed for: a Given step once the scenario has
+    started (its first When or Then sets the game up), an outcome check before any action."""
+    found: dict[tuple[int, str], Problem] = {}
+    for run in scenario.rendered():
+        started = acted = 0
+        for step in run:
+            message = ""
+            if step.kind == "given" and started:
+                message = (f"a Given step after the scenario started (line {started}: its "
+                           "first When or Then step sets the game up); put every Given "
+                           "step before the first When or Then step")
+            elif step.kind == "then" and not acted and \
+                    words.english(step.text) in (REJECTED, ALLOWED):
+                message = (f"'{words.english(step.text)}' checks the engine's answer to an "
+                           "action, and no When step before it sends one; add the When step "
+                           "it is about")
+            if message:
+                found.setdefault((step.line, message),
+                                 Problem(scenario.path, step.line, str(step), message))
+            if step.kind in ("when", "then"):
+                started = started or step.line
+            acted = acted or step.kind == "when"
+    return list(found.values())
+
+
 _NAMED: dict[tuple[StepDef, str, Path], tuple[list[tuple[str, str]], list[str]]] = {}
 """What a step text names, by definition, text and game folder: the same steps recur in
 every scenario (a Background, a deck), and reading them is most of these checks' cost."""

@@ -32,10 +32,16 @@ with its file, line and text:
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from oracle.suite.content import check_contradictions, check_names
+from oracle.suite.content import (
+    ALLOWED,
+    REJECTED,
+    check_contradictions,
+    check_names,
+    check_order,
+)
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game
 from oracle.suite.problems import Problem
@@ -95,7 +101,7 @@ def check_suite(games: Iterable[Game], known: Mapping[str, Game]) -> SuiteCheck:
         problems += _check_concepts(game)
         problems += _check_plays(game, words)
         if game.twins_required:
-            problems += check_twins(found)
+            problems += check_twins(found, words)
     return SuiteCheck(problems, [s for g in games for s in by_game[g.id]], rulings)
 
 
@@ -122,6 +128,7 @@ def _lint_game(game: Game, scenarios: list[ScenarioDoc], known: Mapping[str, Gam
             ))
         problems += _check_steps(scenario, words)
         problems += check_names(scenario, game, words)
+        problems += check_order(scenario, words)
     return problems
 
 
@@ -220,27 +227,28 @@ def _unmatched(kind: str, text: str, words: Vocabulary) -> str:
     return message
 
 
-REJECTED = "the action is rejected"
-ALLOWED = "the action is allowed"
 
 
-def check_twins(scenarios: list[ScenarioDoc]) -> list[Problem]:
+def check_twins(scenarios: list[ScenarioDoc], words: Vocabulary | None = None
+                ) -> list[Problem]:
     """Every scenario expecting a rejection has a twin expecting the same actions allowed.
 
     An outline is its own twin when its rows render the same step both ways; a plain
     scenario names its twin on a ``Twin: NAME`` line of its description, and the twin must
-    send the same When steps and expect fewer rejections.
+    send the same When steps and expect fewer rejections. ``words``: steps in another
+    language are read as the English steps they stand for.
     """
+    en = words.english if words is not None else str
     by_name = {s.name: s for s in scenarios}
     problems = []
     for scenario in scenarios:
         runs = scenario.rendered()
-        rejections = [_rejections(run) for run in runs]
+        rejections = [_rejections(run, en) for run in runs]
         if not any(rejections):
             continue
         if scenario.outline:
-            lines = {s.line for run in runs for s in run if s.text == REJECTED}
-            allowed = {s.line for run in runs for s in run if s.text == ALLOWED}
+            lines = {s.line for run in runs for s in run if en(s.text) == REJECTED}
+            allowed = {s.line for run in runs for s in run if en(s.text) == ALLOWED}
             if lines & allowed:
                 continue
         twin_name = scenario.description_value("Twin")
@@ -249,9 +257,9 @@ def check_twins(scenarios: list[ScenarioDoc]) -> list[Problem]:
         if twin_name and twin is None:
             why = f"its twin {twin_name!r} is not a scenario of this game"
         elif twin is not None:
-            if _whens(twin.rendered()[0]) != _whens(runs[0]):
+            if _whens(twin.rendered()[0], en) != _whens(runs[0], en):
                 why = f"its twin {twin_name!r} does not send the same When steps"
-            elif _rejections(twin.rendered()[0]) >= rejections[0]:
+            elif _rejections(twin.rendered()[0], en) >= rejections[0]:
                 why = f"its twin {twin_name!r} expects as many rejections"
             else:
                 continue
@@ -266,12 +274,12 @@ def check_twins(scenarios: list[ScenarioDoc]) -> list[Problem]:
     return problems
 
 
-def _rejections(steps: tuple) -> int:
-    return sum(1 for s in steps if s.text == REJECTED)
+def _rejections(steps: tuple, en: Callable[[str], str] = str) -> int:
+    return sum(1 for s in steps if en(s.text) == REJECTED)
 
 
-def _whens(steps: tuple) -> list[str]:
-    return [s.text for s in steps if s.kind == "when"]
+def _whens(steps: tuple, en: Callable[[str], str] = str) -> list[str]:
+    return [en(s.text) for s in steps if s.kind == "when"]
 
 
 def _check_concepts(game: Game) -> list[Problem]:
