@@ -1,0 +1,92 @@
+"""The capability map tells the truth: it is what a run decides, and docs/capabilities.md is it.
+
+Why: an adapter writer declares capabilities from this map; a map that says a capability
+unlocks rules a run then reports ``unsupported`` (or the reverse) sends them the wrong way.
+So the map is checked against an actual run of an engine lacking a capability, and the
+page against the command that generates it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from oracle.cli.capabilities import FIX, render_markdown
+from oracle.mutants.harness import Case
+from oracle.suite.capabilities import case_needs, game_map
+from oracle.suite.games import discover_games
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = discover_games()
+TI4 = GAMES["ti4"]
+
+LACKING = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class NoSabotage(ReferenceEngine):
+    def capabilities(self):
+        return [c for c in super().capabilities() if c != "ti4/card/Sabotage"]
+
+def factory():
+    return NoSabotage()
+'''
+
+
+def test_docs_capabilities_is_fresh() -> None:
+    page = ROOT / "docs" / "capabilities.md"
+    fresh = render_markdown([game_map(g) for g in GAMES.values()])
+    assert page.read_text() == fresh, f"docs/capabilities.md is stale; regenerate it: {FIX}"
+
+
+def test_a_capability_lists_the_steps_and_requests_it_gates() -> None:
+    gates = game_map(TI4).gates
+    assert gates["ti4/draw"].steps == {"When <player> draws <count> <deck> card(s)"}
+    assert gates["ti4/draw"].requests == {"act draw"}
+    assert gates["ti4/hand-limit"].requests == {"setup players[].hand_limit_modifier"}
+    assert gates["ti4/politics"].needed_by == {"ti4:2.2"}
+    # ending a turn and answering decisions need no capability: no gate lists them
+    sent = set().union(*(g.requests for g in gates.values()))
+    assert not sent & {"act end_turn", "choose"}
+
+
+def test_a_card_class_is_needed_open_and_bound_to_a_card_the_engine_models() -> None:
+    case = Case("ti4", "class", "test_class", ("ti4:2.6",), "x.feature:1", (
+        ("given", "the players are Alice and Bob"),
+        ("given", 'card A is any "Action" card'),
+        ("when", "Alice plays card A")))
+    assert case_needs(TI4, case) == ("ti4/card/any \"Action\" card", "ti4/play")
+    # Sabotage is not an "Action" card (its window is another); Repeal Law is
+    assert case_needs(TI4, case, frozenset({"ti4/play", "ti4/card/Sabotage",
+                                            "ti4/card/Repeal Law"})) == (
+        "ti4/card/Repeal Law", "ti4/play")
+    assert "ti4/card/any \"Action\" card" in case_needs(
+        TI4, case, frozenset({"ti4/play", "ti4/card/Sabotage"}))
+
+
+def test_the_example_adapter_lists_what_it_lacks(oracle, monkeypatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT))
+    run = oracle("capabilities", "--engine", "examples.python_adapter:factory")
+    assert run.code == 0, run.err
+    assert "eu-pop: not played" in run.out and "37 tested rules are unsupported" in run.out
+    assert "ti4: declares 22" in run.out and "lacks nothing the scenarios need" in run.out
+    assert "declared, needed by no scenario: ti4/sabotage" in run.out
+
+
+def _listed(out: str, capability: str) -> set[str]:
+    """The rules the capabilities command says a missing capability leaves unsupported."""
+    block = out.split(f"    {capability}:", 1)[1].split("\n    ti4/", 1)[0]
+    text = block.split("leaves unsupported:", 1)[1].split("\n\n", 1)[0]
+    return set(re.findall(r"ti4:[\w.-]+", text))
+
+
+def test_the_map_names_exactly_the_rules_a_run_reports_unsupported(
+        oracle, engine_module) -> None:
+    capability = "ti4/card/Sabotage"
+    engine_module("lacking", LACKING)
+    told = oracle("capabilities", "--engine", "lacking:factory", "--game", "ti4")
+    assert told.code == 0, told.err
+    assert f"    {capability}: unlocks" in told.out
+    run = oracle("run", "--engine", "lacking:factory", "--rule", "ti4")
+    reported = {r["id"] for r in run.report["rules"] if r["status"] == "unsupported"}
+    assert reported, "the engine should lose some rule for lack of the capability"
+    assert _listed(told.out, capability) == reported
