@@ -21,7 +21,9 @@ from oracle.suite.capabilities import (
     EngineGaps,
     GameMap,
     Gate,
+    Missing,
     engine_gaps,
+    family,
     game_map,
     is_card_class,
 )
@@ -54,8 +56,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     for name in ("features", "seed", "timeout"):
         run_options[name].add_to_cli(parser)
     parser.add_argument("--markdown", action="store_true",
-                        help=f"print the map as Markdown (what docs/capabilities.md holds: "
-                             f"{FIX})")
+                        help=f"print the map (without --engine) as Markdown, as "
+                             f"docs/capabilities.md holds it ({FIX})")
 
 
 def main(ns: argparse.Namespace) -> int:
@@ -200,34 +202,54 @@ def _md(text: str) -> str:
 def render_gaps(engine: str, gaps: list[EngineGaps], width: int = 100) -> str:
     lines = [f"engine {engine}"]
     for gap in gaps:
-        lines.append("")
-        if not gap.plays:
-            lines.append(f"{gap.game}: not played (describe lists no {gap.game!r}): its "
-                         f"{gap.scenarios} scenarios and {gap.rules} tested rules are "
-                         "unsupported; add it to describe's games")
-            continue
-        lines.append(f"{gap.game}: declares {len(gap.declared)} of its capabilities; "
-                     f"{gap.runnable} of {gap.scenarios} scenarios have all they need; "
-                     f"{len(gap.unsupported)} of {gap.rules} tested rules unsupported")
-        if gap.declared:
-            lines += _wrap("declares: " + ", ".join(gap.declared), width)
-        if gap.unused:
-            lines += _wrap("declared, needed by no scenario: " + ", ".join(gap.unused), width)
-        if not gap.missing:
-            lines.append("  lacks nothing the scenarios need")
-            continue
-        lines.append("  lacks, most unlocking first (unlocks: rules it alone would get "
-                     "tested; waits: scenarios waiting for it):")
-        for m in gap.missing:
-            kind = " (any card of the class it models)" if is_card_class(m.capability) else ""
-            lines.append(f"    {m.capability}{kind}: unlocks {len(m.unlocks)}, waits "
-                         f"{m.scenarios}")
-            if m.leaves:
-                lines += _wrap("leaves unsupported: " + ", ".join(sorted(m.leaves)), width,
-                               "      ")
+        lines += ["", *_game_gaps(gap, width)]
     lines.append("")
     lines += textwrap.wrap("A rule is unsupported when every scenario of it lacks a "
                            "declaration; an engine may still answer unsupported to a request "
                            "it declared (rules-oracle run says which).", width)
     return "\n".join(lines) + "\n"
 
+
+def _game_gaps(gap: EngineGaps, width: int) -> list[str]:
+    if not gap.plays:
+        return [f"{gap.game}: not played (describe lists no {gap.game!r}): its "
+                f"{gap.scenarios} scenarios and {gap.rules} tested rules are unsupported; "
+                "add it to describe's games"]
+    lines = [f"{gap.game}: declares {len(gap.declared)} of its capabilities; {gap.runnable} "
+             f"of {gap.scenarios} scenarios have all they need; {len(gap.unsupported)} of "
+             f"{gap.rules} tested rules unsupported"]
+    if gap.declared:
+        lines += _wrap("declares: " + ", ".join(gap.declared), width)
+    if gap.unused:
+        lines += _wrap("declared, needed by no scenario: " + ", ".join(gap.unused), width)
+    if not gap.missing:
+        return [*lines, "  lacks nothing the scenarios need"]
+    lines.append("  lacks, most unlocking first (unlocks: rules it alone would get tested; "
+                 "helps: rules whose fewest missing declarations include it; waits: "
+                 "scenarios waiting for it):")
+    groups: dict[str, list[Missing]] = {}
+    for m in gap.missing:  # a family listed where its most unlocking member is
+        groups.setdefault(family(m.capability), []).append(m)
+    for fam, members in groups.items():
+        indent = "    "
+        if fam.endswith(f"/{NAME}") and len(members) > 1:
+            lines.append(f"    {fam}: {len(members)} missing, helping "
+                         f"{len(set().union(*(m.helps for m in members)))} rules")
+            indent = "      "
+        for m in members:
+            lines += _missing(m, indent, width)
+    lines.append("  the fewest declarations that would get each unsupported rule tested:")
+    id_w = max(len(r) for r in gap.unsupported)
+    for rule, fewest in gap.unsupported.items():
+        lines += _wrap(f"{rule:<{id_w}}  {', '.join(fewest)}", width, "    ")
+    return lines
+
+
+def _missing(m: Missing, indent: str, width: int) -> list[str]:
+    kind = " (any card of the class it models)" if is_card_class(m.capability) else ""
+    lines = [f"{indent}{m.capability}{kind}: unlocks {len(m.unlocks)}, helps "
+             f"{len(m.helps)}, waits {m.scenarios}"]
+    if m.leaves:
+        lines += _wrap("leaves unsupported: " + ", ".join(sorted(m.leaves)), width,
+                       indent + "  ")
+    return lines

@@ -22,7 +22,6 @@ Two views:
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -260,11 +259,13 @@ class Missing:
     capability: str
     scenarios: int = 0  # scenarios waiting for it (perhaps among others)
     unlocks: set[str] = field(default_factory=set)  # rules it alone would get tested
+    #: Unsupported rules whose fewest missing declarations include it.
+    helps: set[str] = field(default_factory=set)
     leaves: set[str] = field(default_factory=set)  # unsupported rules it is a reason for
 
     @property
-    def key(self) -> tuple[int, int, str]:
-        return (-len(self.unlocks), -self.scenarios, self.capability)
+    def key(self) -> tuple[int, int, int, str]:
+        return (-len(self.unlocks), -len(self.helps), -self.scenarios, self.capability)
 
 
 @dataclass
@@ -276,7 +277,9 @@ class EngineGaps:
     declared: tuple[str, ...]
     scenarios: int
     runnable: int  # scenarios whose needs are all declared
-    unsupported: tuple[str, ...]  # rules every scenario of which lacks something
+    #: Rules every scenario of which lacks something, each with the fewest declarations
+    #: that would get one of its scenarios run.
+    unsupported: dict[str, tuple[str, ...]]
     missing: list[Missing]  # most unlocking first
     rules: int = 0  # testable rules with scenarios
     unused: tuple[str, ...] = ()  # declared, but no scenario needs it
@@ -298,17 +301,20 @@ def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
         lacking[case.test_name] = (
             (f"{game.id} (the engine does not play it)",) if not plays else
             tuple(c for c in wanted if c not in have))
-    unsupported = tuple(r for r, tests in rules.items() if all(lacking[t] for t in tests))
-    missing: dict[str, Missing] = defaultdict(lambda: Missing(""))
+    unsupported = {r: min((lacking[t] for t in tests), key=len)
+                   for r, tests in rules.items() if all(lacking[t] for t in tests)}
+    missing: dict[str, Missing] = {}
     for case in cases:
         for capability in lacking[case.test_name]:
-            entry = missing[capability]
-            entry.capability = capability
+            entry = missing.setdefault(capability, Missing(capability))
             entry.scenarios += 1
             stuck = [r for r in case.rules if r in unsupported]
             entry.leaves.update(stuck)
             if len(lacking[case.test_name]) == 1:
                 entry.unlocks.update(stuck)
+    for rule, fewest in unsupported.items():
+        for capability in fewest:
+            missing[capability].helps.add(rule)
     mine = tuple(sorted(c for c in have if c.startswith(f"{game.id}/")))
     return EngineGaps(game.id, plays, mine, len(cases),
                       sum(1 for v in lacking.values() if not v), unsupported,
