@@ -75,9 +75,18 @@ def test_the_example_adapter_lists_what_it_lacks(oracle, monkeypatch) -> None:
 
 
 def _listed(out: str, capability: str) -> set[str]:
-    """The rules the capabilities command says a missing capability leaves unsupported."""
-    block = out.split(f"    {capability}:", 1)[1].split("\n    ti4/", 1)[0]
-    text = block.split("leaves unsupported:", 1)[1].split("\n\n", 1)[0]
+    """The rules the capabilities command says a missing capability leaves unsupported:
+    the lines indented under the capability's own line."""
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{capability}:"))
+    depth = len(lines[first]) - len(lines[first].lstrip())
+    block = []
+    for line in lines[first + 1:]:
+        if not line.strip() or len(line) - len(line.lstrip()) <= depth:
+            break
+        block.append(line)
+    text = "\n".join(block)
+    assert "leaves unsupported:" in text, out
     return set(re.findall(r"ti4:[\w.-]+", text))
 
 
@@ -124,3 +133,13 @@ def test_the_protocol_pages_table_names_every_capability_the_map_finds() -> None
     unknown = {c for c in table if c not in found
                and not (c.startswith("GAME/") and c.split("/", 1)[1] in generic)}
     assert not undocumented and not unknown, (undocumented, unknown)
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--game", "chess"), "--game chess: no such game (games: eu-pop, ti4)"),
+    (("--engine", "nonsense"), "is not an engine spec"),
+    (("--engine", "reference", "--markdown"), "drop --engine, or --markdown"),
+])
+def test_bad_options_are_a_usage_error_saying_what_to_do(oracle, args, says) -> None:
+    run = oracle("capabilities", *args)
+    assert run.code == 2 and says in run.err, run.err

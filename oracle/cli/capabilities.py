@@ -60,7 +60,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              f"docs/capabilities.md holds it ({FIX})")
 
 
+class UsageError(Exception):
+    """A bad combination of this command's options (exit 2)."""
+
+
 def main(ns: argparse.Namespace) -> int:
+    """0 the map (or the engine's gaps) printed; 2 a bad --engine, --game or game folder."""
     from pathlib import Path
 
     from oracle.engines import EngineSpecError
@@ -68,18 +73,21 @@ def main(ns: argparse.Namespace) -> int:
     from oracle.suite.games import bundled_features_dir, discover_games
 
     try:
+        if ns.engine and ns.markdown:
+            raise UsageError("--markdown prints the map, which names no engine; drop "
+                             "--engine, or --markdown to see what the engine lacks")
         games = discover_games([bundled_features_dir(),
                                 *(Path(f) for f in ns.oracle_features)])
         unknown = [g for g in ns.game if g not in games]
         if unknown:
-            raise EngineSpecError(f"--game {unknown[0]}: no such game (games: "
-                                  f"{', '.join(games)})")
+            raise UsageError(f"--game {unknown[0]}: no such game (games: "
+                             f"{', '.join(games)})")
         chosen = {k: v for k, v in games.items() if not ns.game or k in ns.game}
         if ns.engine:
             print(render_gaps(*engine_report(ns, chosen)), end="")
             return 0
-    except (EngineSpecError, CatalogFileError) as exc:
-        print(f"rules-oracle: {exc}", file=sys.stderr)
+    except (UsageError, EngineSpecError, CatalogFileError) as exc:
+        print(f"rules-oracle capabilities: {exc}", file=sys.stderr)
         return 2
     maps = [game_map(g) for g in chosen.values()]
     print(render_markdown(maps) if ns.markdown else render_maps(maps), end="")
