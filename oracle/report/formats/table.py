@@ -90,10 +90,6 @@ def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> lis
             if len(counts) > limit:
                 lines.append(f"         and {len(counts) - limit} more (--json lists each "
                              "scenario's)")
-    if total == len(seen):
-        lines.append("no scenario ran on this engine: every one was unsupported, so no rule "
-                     "was tested. Start with setup and observe, then declare capabilities "
-                     "(docs/adapters.md; docs/protocol.md, \"Capabilities\").")
     return lines
 
 
