@@ -24,8 +24,10 @@ COUNCIL = ROOT / "examples" / "council-rulings"
 
 def test_a_committee_folder_runs_with_every_ruling_on_its_own_row(oracle, pytester):
     markdown, page = pytester.path / "r.md", pytester.path / "r.html"
+    junit, cucumber = pytester.path / "r.xml", pytester.path / "r.cucumber.json"
     run = oracle("run", "--features", str(COUNCIL), "--rule", "ti4:2.6.2",
-                 "--rule", "ti4:council", "--markdown", str(markdown), "--html", str(page))
+                 "--rule", "ti4:council", "--markdown", str(markdown), "--html", str(page),
+                 "--junitxml", str(junit), "--cucumber", str(cucumber))
     # r1 (superseded) and r2 (pending) disagree with the engine: probes fail nothing.
     assert run.code == 0, run.out + run.err
     rules = {r["id"]: r for r in run.report["rules"]}
@@ -59,6 +61,15 @@ def test_a_committee_folder_runs_with_every_ruling_on_its_own_row(oracle, pytest
     assert "<dt>authority</dt><dd>The Council of Rules</dd>" in html
     assert '<span class="standing">superseded by ti4:2.6.2/r3</span>' in html
     assert 'href="https://' not in html  # a source is text: the page links nothing outside
+    xml = junit.read_text()
+    assert '<property name="ruling" value="ti4:2.6.2/r2" />' in xml
+    assert '<property name="ruling_authority" value="The Council of Rules" />' in xml
+    assert 'failures="0"' in xml and "<skipped message=\"probe (pending), fail" in xml
+    elements = {e["name"]: e for f in json.loads(cucumber.read_text()) for e in f["elements"]}
+    pending = elements["A card cancelled in a window still counts as played in it"]
+    assert pending["description"].startswith("Ruling ti4:2.6.2/r2 (pending): Council FAQ")
+    assert {s["result"]["status"] for s in pending["steps"]} <= {"passed", "pending",
+                                                                 "skipped"}
 
 
 def test_an_official_ruling_the_engine_breaks_fails_its_rule(oracle, pytester):
