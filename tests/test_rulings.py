@@ -322,3 +322,30 @@ def test_the_matrix_has_a_row_per_ruling_under_its_rule(tmp_path):
     assert problems("matrix", matrix.to_json()) == []
     assert load_matrix(path).rows == matrix.rows
     assert "| `g:1/r1` | pass | [**fail**](#e2r1) |" in render_matrix_markdown(matrix)
+
+
+def test_shards_of_a_run_with_rulings_combine_into_the_whole_run(pytester):
+    from oracle.report import load_report
+    from oracle.report.combine import combine
+
+    def run(*extra: str) -> Path:
+        out = pytester.path / f"r{len(list(pytester.path.glob('r*.json')))}.json"
+        result = pytester.runpytest_inprocess(
+            "--oracle-engine=reference", f"--oracle-features={COUNCIL}",
+            "--oracle-rule=ti4:2.6.2", "--oracle-rule=ti4:council", f"--oracle-json={out}",
+            "-p", "no:cacheprovider", *extra)
+        assert result.ret == 0, result.stdout.str()
+        return out
+
+    whole = load_report(run())
+    shards = [load_report(run(f"--oracle-shard={k}/2")) for k in (1, 2)]
+    ran = [sum(len(g.scenarios) for r in s.rules for g in r.rulings) for s in shards]
+    assert sum(ran) == 4 and all(ran)  # the rulings' scenarios are split between shards
+    combined = combine([("1", shards[0]), ("2", shards[1])])
+
+    def rows(report):
+        return [(r.id, r.status, [(g.id, g.status, [s.name for s in g.scenarios])
+                                  for g in r.rulings]) for r in report.rules]
+
+    assert rows(combined) == rows(whole)
+    assert combined.summary == whole.summary
