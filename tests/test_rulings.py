@@ -349,3 +349,22 @@ def test_shards_of_a_run_with_rulings_combine_into_the_whole_run(pytester):
 
     assert rows(combined) == rows(whole)
     assert combined.summary == whole.summary
+
+
+def test_diff_shows_rulings_and_a_probe_never_regresses():
+    from oracle.report import Report, RuleResult, ScenarioResult, Status
+    from oracle.report.diff import diff_reports
+    from oracle.report.model import RulingResult
+
+    def report(official: Status, pending: Status) -> Report:
+        rulings = tuple(RulingResult(f"g:1/{i}", st, standing, "g:1", "FAQ", "2024-01-02",
+                                     "Council", scenarios=(ScenarioResult(i, st, "c:1"),))
+                        for i, st, standing in (("r1", official, "official"),
+                                                ("r2", pending, "pending")))
+        return Report({"spec": "e"}, (RuleResult("g:1", Status.PASS, "t", rulings=rulings),),
+                      {})
+
+    changes = diff_reports(report(Status.PASS, Status.PASS),
+                           report(Status.FAIL, Status.FAIL)).changes
+    rulings = {c.name: c.category for c in changes if c.kind == "ruling"}
+    assert rulings == {"g:1/r1": "regressed", "g:1/r2": "changed"}
