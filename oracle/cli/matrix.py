@@ -66,12 +66,12 @@ def _check_shared(ns: argparse.Namespace) -> list[tuple[str, str]]:
 
     from oracle.plugin.run import selected_rules
     from oracle.suite.games import bundled_features_dir, discover_games
-    from oracle.suite.lint import read_suite
+    from oracle.suite.lint import find_rulings
 
     roots = [bundled_features_dir(), *(Path(d).resolve() for d in ns.oracle_features)]
     games = discover_games(roots)
     try:
-        _, rulings, _ = read_suite(games.values(), games)  # committee ids select too
+        rulings = find_rulings(games.values(), games)  # committee ids select too
         selected_rules(ns.oracle_rule, games, rulings)
     except pytest.UsageError as exc:
         raise ValueError(str(exc).replace("--oracle-rule", "--rule")) from exc

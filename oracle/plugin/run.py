@@ -34,7 +34,7 @@ from oracle.scenario.outcomes import EngineFault
 from oracle.suite.catalog import CatalogFileError
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game, bundled_features_dir, discover_games, features_note
-from oracle.suite.lint import check_suite, read_suite, rule_tags
+from oracle.suite.lint import check_suite, find_rulings, rule_tags
 from oracle.suite.rulings import Ruling, Rulings
 
 run_key = pytest.StashKey["OracleRun"]()
@@ -120,7 +120,7 @@ class OracleRun:
                 _check_output_paths(config, outputs)
             shard = tuple(int(n) for n in values["shard"].split("/")) \
                 if values["shard"] else None
-            _, rulings, _ = read_suite(games.values(), games)
+            rulings = find_rulings(games.values(), games)
             run = cls(
                 spec=spec, games=games, roots=roots, seed=values["seed"],
                 selected=selected_rules(values["rule"], games, rulings), outputs=outputs,
@@ -268,7 +268,7 @@ class OracleRun:
         """Refuse, before anything runs, a suite that would lose a rule silently."""
         if self.is_worker:
             return
-        checked = check_suite(self.selected_games(), self.games)
+        checked = check_suite(self.selected_games(), self.games, self.wants)
         self.rulings = checked.rulings
         problems = checked.problems
         if problems:

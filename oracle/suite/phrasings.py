@@ -14,6 +14,7 @@ player names are written as the card data and the scenario name them.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Iterable
@@ -36,19 +37,30 @@ class Phrasings:
     """The phrasings of some step modules, by language, and the English they stand for."""
 
     def __init__(self, modules: Iterable[str]) -> None:
-        self.table: list[tuple[re.Pattern[str], str]] = []
-        self.words: list[tuple[re.Pattern[str], str]] = []
-        for name in modules:
-            for lang, phrases in getattr(importlib.import_module(name), "PHRASES", {}).items():
-                self.table += [(re.compile(p), english) for p, english in phrases]
-                if not self.words:
-                    self.words = [(re.compile(p), r) for p, r in VALUE_WORDS.get(lang, [])]
+        self.modules = tuple(modules)
+        self.present = any(getattr(importlib.import_module(name), "PHRASES", None)
+                           for name in self.modules)
         self._seen: dict[str, str] = {}
+
+    @functools.cached_property
+    def table(self) -> list[tuple[re.Pattern[str], str]]:
+        """(pattern, English) of every phrasing, compiled when a step first needs them (a run
+        in English never does)."""
+        return [(re.compile(p), english) for name in self.modules
+                for phrases in getattr(importlib.import_module(name), "PHRASES", {}).values()
+                for p, english in phrases]
+
+    @functools.cached_property
+    def words(self) -> list[tuple[re.Pattern[str], str]]:
+        langs = [lang for name in self.modules
+                 for lang in getattr(importlib.import_module(name), "PHRASES", {})]
+        return [(re.compile(p), r) for lang in dict.fromkeys(langs)
+                for p, r in VALUE_WORDS.get(lang, [])]
 
     def english(self, text: str) -> str:
         """The English step a text stands for: itself when it is not in another script or
         no phrasing matches it (the suite checks then say no step matches)."""
-        if not self.table or not CYRILLIC.search(text):
+        if not self.present or not CYRILLIC.search(text):
             return text
         found = self._seen.get(text)
         if found is None:

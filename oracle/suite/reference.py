@@ -57,7 +57,7 @@ def render_reference(games: Sequence[Game], markdown: bool = False) -> str:
                  "GAME:NAMESPACE:ID; docs/rulings.md).")
         out.rules(game)
         phrasings = vocabulary(tuple(dict.fromkeys((COMMON_STEPS, *own)))).phrasings
-        if phrasings.table:
+        if phrasings.present:
             out.title(3, f"Phrasings in other languages ({game.id})")
             out.para("A step in a feature file with '# language: ru' is read as the English "
                      "step on the right; names stay as the card data writes them.")
