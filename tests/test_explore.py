@@ -25,7 +25,7 @@ def ti4(tmp_path_factory):
 
 def test_the_reference_engine_keeps_every_invariant(ti4):
     result = explore(ti4, EngineClient(reference(), "reference"), 0, default_budget(25))
-    assert result.errors == {}
+    assert result.errors == []
     assert result.findings and all(f is None for f in result.findings.values()), result.findings
     assert result.moves > 100
 

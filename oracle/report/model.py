@@ -39,8 +39,10 @@ class Status(StrEnum):
     UNCOVERED = "uncovered"  # rules only: no scenario of it ran (or it was not selected)
 
 
+#: ``uncovered`` as a scenario status is exploration's: an invariant no explored move
+#: exercised, which therefore says nothing about its rules.
 SCENARIO_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED,
-                     Status.UNSUPPORTED, Status.XFAIL, Status.XPASS)
+                     Status.UNSUPPORTED, Status.XFAIL, Status.XPASS, Status.UNCOVERED)
 RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
                  Status.XPASS, Status.UNSUPPORTED, Status.UNTESTABLE, Status.UNCOVERED)
 FAILING = frozenset({Status.FAIL, Status.ERROR})
@@ -66,6 +68,9 @@ class ScenarioVerdict:
     blocked_by: str | None = None
     #: The cards the oracle chose for the scenario's card variables ("card A = Lucky Shot").
     choices: tuple[str, ...] = ()
+    #: Exploration only: how many explored states (after a setup or a move) exercised the
+    #: invariant; 0 makes it ``uncovered``, whatever else happened.
+    exercised: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -83,6 +88,7 @@ class ScenarioVerdict:
             message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
             engine=tuple(sorted(dict(data.get("engine") or {}).items())),
             blocked_by=data.get("blocked_by"), choices=tuple(data.get("choices", ())),
+            exercised=data.get("exercised"),
         )
 
 
@@ -101,11 +107,14 @@ class ScenarioResult:
     charged_from: tuple[str, ...] = ()
     #: The cards chosen for the scenario's card variables.
     choices: tuple[str, ...] = ()
+    #: Exploration only: the explored states that exercised the invariant.
+    exercised: int | None = None
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         return cls(verdict.name, verdict.status, verdict.location, verdict.message,
-                   verdict.duration, verdict.blocked_by, choices=verdict.choices)
+                   verdict.duration, verdict.blocked_by, choices=verdict.choices,
+                   exercised=verdict.exercised)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -123,6 +132,8 @@ class ScenarioResult:
             data["charged_from"] = list(self.charged_from)
         if self.choices:
             data["choices"] = list(self.choices)
+        if self.exercised is not None:
+            data["exercised"] = self.exercised
         return data
 
     @classmethod
@@ -130,7 +141,7 @@ class ScenarioResult:
         return cls(data["name"], Status(data["status"]), data.get("location", ""),
                    data.get("message", ""), float(data.get("duration", 0.0)),
                    data.get("blocked_by"), tuple(data.get("charged_from", ())),
-                   tuple(data.get("choices", ())))
+                   tuple(data.get("choices", ())), data.get("exercised"))
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,9 @@ class ScenarioWorld:
         self.started = False
         self.last: ActionRecord | None = None
         self._unchecked: ActionRecord | None = None
+        #: Views already asked for since the last request that can change the game: a
+        #: step that looks twice (or a check before an action) does not ask twice.
+        self._seen: dict[str | None, Mapping[str, Any]] = {}
         #: Every action sent: (step text, action, reply, referee view before, view after).
         self.history: list[tuple[str, str, Mapping[str, Any], Reply, Mapping[str, Any],
                                  Mapping[str, Any] | None]] = []
@@ -141,6 +144,7 @@ class ScenarioWorld:
             return
         self.started = True
         self.client.transcript.clear()
+        self._seen.clear()
         reply = self.client.send(Setup(self.game.id, copy.deepcopy(self.state), self.seed))
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"setup: {reply.reason}")
@@ -157,6 +161,7 @@ class ScenarioWorld:
     def _send(self, text: str, request: Act | Choose, action: Mapping[str, Any]) -> Reply:
         self.settle()
         before = self.referee_view()
+        self._seen.clear()
         reply = self.client.send(request)
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"{text}: {reply.reason}")
@@ -252,11 +257,15 @@ class ScenarioWorld:
         return self._observe(REFEREE)
 
     def _observe(self, viewer: str | None) -> Mapping[str, Any]:
+        seen = self._seen.get(viewer)
+        if seen is not None:
+            return seen
         reply = self.client.send(Observe(viewer))
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"observe as {viewer!r}: {reply.reason}")
         if not isinstance(reply, View):
             raise EngineFault(f"observe as {viewer!r}: {_say(reply)}")
+        self._seen[viewer] = reply.view
         return reply.view
 
     def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
