@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=1)
     ns = parser.parse_args()
-    import oracle.steps.common  # noqa: F401
+    import oracle.steps.common
     import oracle.steps.eu_pop
     import oracle.steps.ti4  # noqa: F401
 

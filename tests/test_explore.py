@@ -10,8 +10,15 @@ import oracle.steps.common
 import oracle.steps.ti4  # noqa: F401
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model
+from oracle.games.ti4.engine import ReferenceEngine
 from oracle.games.ti4.engine import factory as reference
 from oracle.mutants import find_mutant
+from oracle.plugin.collect import explore_verdicts
+from oracle.protocol import validate as schemas
+from oracle.report.build import build_report
+from oracle.report.formats.markdown import render_markdown
+from oracle.report.formats.table import render_table
+from oracle.report.model import Status
 from oracle.suite.games import bundled_features_dir, discover_games
 
 
@@ -56,6 +63,82 @@ def test_every_invariant_cites_catalog_rules(ti4):
     ids = set(ti4.catalog.ids())
     for inv in load_model(ti4).invariants():
         assert inv.rules and set(inv.rules) <= ids, inv
+
+
+class _LeakyWithoutTransactions(ReferenceEngine):
+    """Lacks an optional capability (transactions), and loses every card it discards."""
+
+    def capabilities(self) -> list[str]:
+        return [c for c in super().capabilities() if c != "ti4/transactions"]
+
+    def discard_card(self, card: str) -> None:
+        pass
+
+
+class _WithoutDraws(ReferenceEngine):
+    def capabilities(self) -> list[str]:
+        return [c for c in super().capabilities() if c != "ti4/draw"]
+
+
+class _CrashesOnReveal(ReferenceEngine):
+    def act_reveal(self, action):  # type: ignore[no-untyped-def]
+        if "Lucky Shot" in (action.get("cards") or []):
+            raise RuntimeError("the reveal handler crashed")
+        super().act_reveal(action)
+
+
+def test_a_missing_capability_skips_moves_never_the_invariant(ti4):
+    """The engine cannot trade: those moves are skipped and counted; conservation is still
+    searched, broken and reported with the states that exercised each invariant."""
+    result = explore(ti4, EngineClient(_LeakyWithoutTransactions(), "leaky"), 0,
+                     default_budget(30))
+    finding = result.findings["cards are conserved"]
+    assert finding is not None and finding.confirmed, result.findings
+    assert "@ti4:2.3" in finding.scenario.splitlines()[0]
+    assert "transaction" not in finding.scenario
+    assert result.skipped_moves["ti4/transactions"] > 0
+    assert "needing ti4/transactions" in result.skipped()
+    verdicts = {v.name: v for v in explore_verdicts("ti4", result, ())}
+    conservation = verdicts["explore: cards are conserved"]
+    assert conservation.status == Status.FAIL and conservation.exercised > 0
+    held = verdicts["explore: hand sizes are public"]
+    assert held.status == Status.PASS and held.exercised > 0
+    assert f"held over {held.exercised} explored state(s)" in held.message
+    assert "ti4/transactions" in held.message
+
+
+def test_an_invariant_no_move_exercised_is_uncovered_not_passed(ti4):
+    """Without draws, no draw ever empties the deck: the reshuffle is never tested."""
+    result = explore(ti4, EngineClient(_WithoutDraws(), "no draws"), 0, default_budget(10))
+    assert result.skipped_moves["ti4/draw"] > 0
+    verdicts = {v.name: v for v in explore_verdicts("ti4", result, ())}
+    reshuffle = verdicts["explore: a depleted deck is reshuffled at once"]
+    assert (reshuffle.status, reshuffle.exercised) == (Status.UNCOVERED, 0)
+    assert reshuffle.message.startswith("not exercised")
+    assert verdicts["explore: hand sizes are public"].status == Status.PASS
+    # The rule it stands for is uncovered in the report (in JSON, the table and Markdown).
+    report = build_report([ti4.catalog], verdicts.values(), {"spec": "no draws"})
+    note4 = next(r for r in report.rules if r.id == "ti4:note-4")
+    assert note4.status == Status.UNCOVERED and note4.reason.startswith("not exercised")
+    assert schemas.problems("report", report.to_json()) == []
+    line = "a depleted deck is reshuffled at once: uncovered, exercised by 0 explored state(s)"
+    assert line in render_table(report, width=200)
+    assert line in render_markdown(report)
+
+
+def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
+    result = explore(ti4, EngineClient(_CrashesOnReveal(), "crashes"), 7, default_budget(15))
+    assert len(result.errors) == 1, [e.message for e in result.errors]
+    error = result.errors[0]
+    assert error.confirmed
+    assert "the reveal handler crashed" in error.message
+    assert "And the shuffle seed is 7" in error.scenario
+    assert error.scenario.rstrip().splitlines()[-2].endswith('reveals "Lucky Shot"')
+    # The fault ends its games; the invariants are still judged on the rest.
+    assert all(f is None for f in result.findings.values())
+    verdicts = explore_verdicts("ti4", result, ())
+    assert [v.status for v in verdicts].count(Status.ERROR) == 1
+    assert {v.status for v in verdicts if v.exercised is not None} == {Status.PASS}
 
 
 def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester):

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from oracle.report.formats import Format
-from oracle.report.model import FAILING, RULE_STATUSES, Report, Status
+from oracle.report.model import FAILING, RULE_STATUSES, Report, ScenarioResult, Status
 
 
 def engine_line(engine: Mapping[str, Any]) -> str:
@@ -22,6 +22,12 @@ def counts(report: Report, sep: str = ", ") -> str:
     shown = sep.join(f"{n} {s}" for s, n in report.summary.items()
                      if s in RULE_STATUSES and n)
     return f"{report.summary.get('rules', 0)} rules: {shown}"
+
+
+def explored(s: ScenarioResult) -> str:
+    """An explored invariant's line: its status and how many explored states exercised it
+    (a pass over none would say nothing, so it is ``uncovered``)."""
+    return f"{s.name}: {s.status}, exercised by {s.exercised} explored state(s)"
 
 
 def render_table(report: Report, width: int = 100) -> str:
@@ -41,6 +47,8 @@ def render_table(report: Report, width: int = 100) -> str:
             if s.status == Status.BLOCKED:
                 why = f"blocked by {s.blocked_by}: {s.name}"
                 lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(why, width - id_w - 4)}")
+            elif s.exercised is not None:
+                lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(explored(s), width - id_w - 4)}")
     lines.append(counts(report))
     return "\n".join(lines)
 
