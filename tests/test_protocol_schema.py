@@ -79,7 +79,8 @@ def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
 
 
 def test_loader_finds_every_schema_by_either_name() -> None:
-    assert schemas.schema_names() == ["reply", "report", "request", "view"]
+    assert schemas.schema_names() == ["matrix", "reply", "report", "request",
+                                      "view"]
     assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
     with pytest.raises(FileNotFoundError, match="request"):
         schemas.load_schema("nope")
@@ -385,3 +386,86 @@ def test_game_specific_action_types_are_open() -> None:
     ]:
         assert errors(REQUEST, {"op": "act", "action": action}) == [], action
 
+
+# -- 4. strict mode's compiled check says what jsonschema says ----------------------------------
+
+
+def _mutations(message: Any) -> st.SearchStrategy[Any]:
+    """A message with one value somewhere replaced, or one key removed or added."""
+    if isinstance(message, dict) and message:
+        return st.sampled_from(sorted(message)).flatmap(lambda key: st.one_of(
+            _mutations(message[key]).map(lambda v, k=key: {**message, k: v}),
+            st.just({k: v for k, v in message.items() if k != key}),
+            json_values.map(lambda v, k=key: {**message, k: v}),
+            st.tuples(st.text(max_size=5), json_values).map(
+                lambda kv: {**message, kv[0]: kv[1]}),
+        ))
+    if isinstance(message, list) and message:
+        return st.integers(0, len(message) - 1).flatmap(lambda i: st.one_of(
+            _mutations(message[i]).map(lambda v, i=i: [*message[:i], v, *message[i + 1:]]),
+            st.just(message[:i] + message[i + 1:]),
+        ))
+    return st.one_of(st.just(message), json_values, st.sampled_from([1.0, True, 0, -1, ""]))
+
+
+SESSION_REQUESTS = st.sampled_from([request for request, _ in SESSION])
+
+
+def _session_replies() -> list[JSON]:
+    """The reference engine's replies to the session: every kind, views included."""
+    engine = factory()
+    return [engine.handle(json.loads(json.dumps(request))) for request, _ in SESSION]
+
+
+SESSION_REPLIES = st.sampled_from(_session_replies())
+
+
+def test_every_schema_compiles_for_strict_mode() -> None:
+    """Strict mode's fast path exists: a schema that stops compiling would make it slow."""
+    for name in schemas.schema_names():
+        assert schemas.compiled(name) is not None, name
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=SESSION_REQUESTS.flatmap(_mutations) | SESSION_REQUESTS | json_values)
+def test_compiled_request_check_agrees_with_jsonschema(data: Any) -> None:
+    assert schemas.compiled("request")(data) == REQUEST.is_valid(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=SESSION_REPLIES.flatmap(_mutations) | near_valid | reply_like | json_values)
+def test_compiled_reply_check_agrees_with_jsonschema(data: Any) -> None:
+    assert schemas.compiled("reply")(data) == REPLY.is_valid(data)
+
+
+@pytest.mark.parametrize("value", [1, 1.0, True, 0, False, None, "1", [1], {"a": 1}, 2.5])
+def test_compiled_types_and_equality_are_jsonschemas(value: Any) -> None:
+    """Where Python and JSON disagree (``True == 1``, ``1.0`` an integer), the compiled check
+    sides with jsonschema."""
+    from oracle.protocol.compiled import compile_schema
+
+    for schema in ({"const": 1}, {"enum": [1, "1", None]}, {"const": True},
+                   {"type": "integer"}, {"type": "number"}, {"type": ["null", "boolean"]},
+                   {"minimum": 1}, {"oneOf": [{"type": "integer"}, {"type": "number"}]}):
+        document = {"$id": "https://x.invalid/s.json", **schema}
+        check = compile_schema({document["$id"]: document}, document["$id"])
+        assert check is not None
+        assert check(value) == Draft202012Validator(document).is_valid(value), (schema, value)
+
+
+def _a_report() -> JSON:
+    """A real report: the TI4 catalog, one scenario passing and one failing."""
+    from oracle.report import ScenarioVerdict, Status, build_report
+    from oracle.suite.games import discover_games
+
+    catalog = discover_games()["ti4"].catalog
+    verdicts = [ScenarioVerdict("draws", "ti4", ("ti4:2.1",), Status.PASS, "ti4/d.feature:3"),
+                ScenarioVerdict("limit", "ti4", ("ti4:2.4",), Status.FAIL, "ti4/h.feature:9",
+                                "too many", 0.25, (("name", "e"),))]
+    return build_report([catalog], verdicts, {"spec": "reference", "seed": 0}).to_json()
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.just(_a_report()).flatmap(_mutations))
+def test_compiled_report_check_agrees_with_jsonschema(data: Any) -> None:
+    assert schemas.compiled("report")(data) == schemas.validator("report").is_valid(data)

@@ -21,10 +21,13 @@ search to the end and says, per invariant, what it found and how often it was ex
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, Phase, settings
@@ -107,18 +110,72 @@ class ExploreResult:
 
 
 def explore(game: Game, client: EngineClient, seed: int, budget: settings,
-            only: set[str] | None = None) -> ExploreResult:
+            only: set[str] | None = None,
+            progress: Callable[[int, int, str], None] | None = None) -> ExploreResult:
     """Search a game's invariants on an engine; shrink and render what breaks.
 
     ``only`` limits the search to the invariants of those names. The budget's
     ``max_examples`` is the number of games per search; a search runs again (on the same
-    games, derandomised) without what it found, until it finds nothing new.
+    games, derandomised) without what it found, until it finds nothing new. ``progress`` is
+    told (games done, games in this search, what is being searched) now and then.
     """
+    with _private_hypothesis_home():
+        return _explore(game, client, seed, budget, only, progress)
+
+
+@contextlib.contextmanager
+def _private_hypothesis_home() -> Iterator[None]:
+    """Exploration reads and writes nothing of the engine developer's tree.
+
+    Hypothesis keeps a cache (``.hypothesis/``) in the current directory even without an
+    example database: the constants it collects from the source of every local module
+    loaded, which it then mixes into the data it draws. Both are turned off while exploring:
+    the home folder is a temporary one, removed after, and no local constant is drawn, so
+    the games explored depend on the seed and the budget only, not on which modules
+    happened to be imported (another engine, another test, an edit anywhere).
+    """
+    from hypothesis import configuration
+
+    previous = getattr(configuration, "__hypothesis_home_directory", None)
+    with tempfile.TemporaryDirectory(prefix="rules-oracle-hypothesis-") as home, \
+            _no_local_constants():
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(previous)
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis draws constants found in local source modules (``providers``, an
+    internal module: if it moves, exploration just keeps Hypothesis's default)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+        empty = type(providers._local_constants)()
+    except (ImportError, AttributeError):  # pragma: no cover - another Hypothesis
+        yield
+        return
+    cache.cache.clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()
+
+
+def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
+             only: set[str] | None,
+             progress: Callable[[int, int, str], None] | None) -> ExploreResult:
     model = load_model(game)
     if model is None:
         raise EngineLacks(f"{game.id} has no exploration model")
     wanted = [i for i in model.invariants() if only is None or i.name in only]
-    search = Search(game, model, client, seed, list(wanted))
+    search = Search(game, model, client, seed, list(wanted), progress=progress,
+                    budget=budget.max_examples)
     findings: dict[str, Finding | None] = {i.name: None for i in wanted}
     errors: list[Finding] = []
     start = time.perf_counter()
@@ -126,16 +183,16 @@ def explore(game: Game, client: EngineClient, seed: int, budget: settings,
         slips = run_search(search, budget)
         if not slips:
             break
-        progress = False
+        found = False
         for slip in slips:
             if isinstance(slip, Broken) and slip.invariant in search.active:
                 findings[slip.invariant.name] = render_finding(game, slip, seed, client)
                 search.active.remove(slip.invariant)
-                progress = True
+                found = True
             elif isinstance(slip, Faulted) and not search.faults_end_games:
                 errors.append(render_fault(game, slip, seed, client, wanted))
-                search.faults_end_games = progress = True
-        if not progress:  # cannot happen (a reported slip is not raised again); be sure
+                search.faults_end_games = found = True
+        if not found:  # cannot happen (a reported slip is not raised again); be sure
             break
     return ExploreResult(game, wanted, findings, {i.name: search.exercised[i.name] for i in wanted},
                          errors, search.moves, time.perf_counter() - start, search.games,

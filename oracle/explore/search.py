@@ -17,7 +17,7 @@ moves", and one that no move exercised is reported uncovered, not passed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -107,6 +107,11 @@ class Search:
     #: rejected move changed it, once that invariant is found broken (or is not searched).
     faults_end_games: bool = False
     games_cut: int = 0
+    #: Told (games done in this search, games it may play, what is searched) every tenth of
+    #: the budget, so that a long exploration is not a silent one.
+    progress: Callable[[int, int, str], None] | None = None
+    budget: int = 0
+    _round_games: int = 0
     _needs: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     _probe: ScenarioWorld | None = None
 
@@ -149,11 +154,23 @@ class Search:
             fault = str(exc)
         else:
             self.games += 1
+            self._tell()
             return Explored(world, list(given), supported=self.supported)
         if self.faults_end_games:
             self.games_cut += 1
             return None
         raise Faulted(f"setup: {fault}", given, [])
+
+    def _tell(self) -> None:
+        done, self._round_games = self._round_games, self._round_games + 1
+        if self.progress and self.budget and done % max(self.budget // 10, 1) == 0 \
+                and done < self.budget:
+            self.progress(done, self.budget, f"game {done + 1}: {len(self.active)} "
+                          f"invariant(s) searched, {self.moves} moves so far")
+
+    def new_round(self) -> None:
+        """A search starts again (without what it found): its games are counted afresh."""
+        self._round_games = 0
 
     def move(self, explored: Explored, pick: int) -> bool:
         """Play one move; whether the game goes on (False: it showed a slip already reported,
@@ -288,6 +305,7 @@ def _leaked(world: ScenarioWorld, sent: int) -> bool:
 
 def run_search(search: Search, budget: settings) -> list[Slip]:
     """One run of the state machine: the slips it found and shrank (none: it held)."""
+    search.new_round()
     try:
         run_state_machine_as_test(machine_for(search), settings=budget)
     except Slip as slip:

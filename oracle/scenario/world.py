@@ -11,7 +11,6 @@ so that a failed check can be charged to the rule that was really broken
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -63,8 +62,9 @@ class ScenarioWorld:
         self.started = False
         self.last: ActionRecord | None = None
         self._unchecked: ActionRecord | None = None
-        #: Views already asked for since the last request that can change the game: a
-        #: step that looks twice (or a check before an action) does not ask twice.
+        #: Views already asked for (per viewer) since the last request that could change the
+        #: game: a step that looks twice, or the referee's view before an action that a step
+        #: just looked at, is not asked for again.
         self._seen: dict[str | None, Mapping[str, Any]] = {}
         #: Every action sent: (step text, action, reply, referee view before, view after).
         self.history: list[tuple[str, str, Mapping[str, Any], Reply, Mapping[str, Any],
@@ -145,7 +145,9 @@ class ScenarioWorld:
         self.started = True
         self.client.transcript.clear()
         self._seen.clear()
-        reply = self.client.send(Setup(self.game.id, copy.deepcopy(self.state), self.seed))
+        # No copy of the state: Given steps cannot change it from now on, and the client
+        # hands the engine a copy of every request.
+        reply = self.client.send(Setup(self.game.id, self.state, self.seed))
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"setup: {reply.reason}")
         if not isinstance(reply, Ready):
@@ -254,6 +256,7 @@ class ScenarioWorld:
         return self._observe(viewer)
 
     def referee_view(self) -> Mapping[str, Any]:
+        """What the referee sees now (asked again only after an action or a setup)."""
         return self._observe(REFEREE)
 
     def _observe(self, viewer: str | None) -> Mapping[str, Any]:
