@@ -49,6 +49,11 @@ from oracle.suite.games import Game
 #: A move is drawn as a number and taken modulo the moves on offer: a rule argument costs
 #: Hypothesis far less than a draw inside the rule, and shrinks towards the first move.
 PICKS = 1023
+#: Picks below this take the first move on offer (the model's natural next one: answering a
+#: decision, the active player's first card, the end of a Turn whose Action is taken), so
+#: that about a quarter of the moves play the game forward as players would, and deep
+#: states (a third Display Card, a second Action in a Turn) are reached in far fewer games.
+NATURAL = 256
 
 
 class Slip(Exception):
@@ -177,7 +182,7 @@ class Search:
         and ends here). Raises ``Slip`` for a new one."""
         world = explored.world
         candidates = self.model.moves(explored)
-        text = candidates[pick % len(candidates)]
+        text = candidates[0 if pick < NATURAL else pick % len(candidates)]
         missing = self.lacking("when", [text])
         if missing:
             self.skipped_moves[missing[0]] += 1
