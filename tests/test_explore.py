@@ -141,6 +141,46 @@ def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
     assert {v.status for v in verdicts if v.exercised is not None} == {Status.PASS}
 
 
+def _plain(value) -> bool:  # type: ignore[no-untyped-def]
+    if isinstance(value, dict):
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    return value is None or type(value) in (str, int, float, bool)
+
+
+def _scribble(value) -> None:  # type: ignore[no-untyped-def]
+    """Change every list and dict inside ``value`` (as an oracle bug might)."""
+    for item in list(value.values() if isinstance(value, dict) else value):
+        if isinstance(item, dict | list):
+            _scribble(item)
+    value.clear()
+
+
+@pytest.mark.parametrize("game_id", ["ti4", "eu-pop"])
+def test_the_bundled_engines_views_share_nothing(game_id):
+    """The client does not copy their views (``fresh_views``): each must be plain JSON data
+    built afresh, so that changing one changes neither the engine nor the next view."""
+    from oracle.games.eu_pop.engine import factory as eu_reference
+
+    engine = reference() if game_id == "ti4" else eu_reference()
+    assert engine.fresh_views
+    players = [{"name": n, "hand": ["Sabotage" if game_id == "ti4" else "Spy Network"]}
+               for n in ("Alice", "Bob")]
+    state = {"players": players, "phase": "action", "active_player": "Alice"}
+    if game_id == "ti4":
+        state["units"] = [{"id": "d1", "owner": "Bob", "type": "destroyer", "tags": ["x"]}]
+        state["laws"] = ["Minister of Commerce"]
+    assert engine.handle({"op": "setup", "game": game_id, "seed": 0,
+                          "state": state})["reply"] == "ready"
+    for viewer in ("*", "Alice", "Bob", None):
+        first = engine.handle({"op": "observe", "viewer": viewer})["view"]
+        again = engine.handle({"op": "observe", "viewer": viewer})["view"]
+        assert _plain(first) and first == again and first is not again
+        _scribble(first)
+        assert engine.handle({"op": "observe", "viewer": viewer})["view"] == again
+
+
 def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester, monkeypatch):
     """Found with the mutant's own scenarios deselected; printed as a scenario, not a
     traceback; emitted; fails the mutant; passes the reference engine. Nothing else is

@@ -39,6 +39,11 @@ class ProtocolEngine:
     PROTOCOL: ClassVar[int] = 1
     EDITION: ClassVar[str] = ""
     ACTIONS: ClassVar[dict[str, str]] = {}
+    fresh_views: ClassVar[bool] = True
+    """Every ``view`` reply is built afresh from plain JSON data (dicts, lists, str, int,
+    bool, None) and shares nothing with the engine's state, so the client need not copy it
+    (views are most of what exploration moves; every request and other reply is still
+    copied). A subclass whose ``view`` hands out its own lists or tuples sets False."""
 
     def __init__(self) -> None:
         self.game: Any = None
