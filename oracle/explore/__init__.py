@@ -15,8 +15,9 @@ only if they fail on the engine under test.
 A game opts in with ``explore: package.module:MODEL`` in its ``game.yaml``;
 the model (see ``ExplorationModel``) says how to build states and moves.
 The parts: ``model`` (invariants, the explored game, steps run by text), ``search`` (the
-one state machine and its tallies), ``render`` (findings as scenarios); this module runs a
-search to the end and says, per invariant, what it found and how often it was exercised.
+one Hypothesis test that plays every game, and its tallies), ``render`` (findings as
+scenarios); this module runs a search to the end and says, per invariant, what it found and
+how often it was exercised.
 """
 
 from __future__ import annotations

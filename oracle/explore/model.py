@@ -2,7 +2,7 @@
 step texts run by their text.
 
 Why apart from the search: the games' models (``oracle.games.GAME.explore``) import these
-values and nothing of Hypothesis's state machine, and the search and the renderer both read
+values and nothing of the Hypothesis search, and the search and the renderer both read
 them.
 """
 

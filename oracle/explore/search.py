@@ -1,9 +1,9 @@
-"""The search: one Hypothesis state machine plays random games on an engine and checks every
-invariant after every move.
+"""The search: one Hypothesis test plays random games on an engine and checks every invariant
+after every move.
 
-Why one machine for every invariant (the model of Hypothesis's own ``stateful`` docs): each
-game is played once and looked at by every invariant, so N invariants cost one search, not
-N; and a move one invariant owns is no longer a rejected example for the others. When an
+Why one search for every invariant: each game is played once and looked at by every
+invariant, so N invariants cost one search, not N; and a move one invariant owns is no
+longer a rejected example for the others. When an
 invariant breaks, Hypothesis shrinks the game (each invariant fails with its own exception
 type, so two broken invariants are two distinct bugs, not one shrunk into the other); the
 search then runs again without the invariants already found broken, so that one bug never
@@ -21,15 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from hypothesis import reject, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    rule,
-    run_state_machine_as_test,
-)
 
 from oracle.engines import EngineClient
 from oracle.explore.model import (
@@ -259,9 +252,17 @@ class Search:
         return True
 
 
-def machine_for(search: Search) -> type[RuleBasedStateMachine]:
-    """The state machine class of one search (a factory: Hypothesis makes an instance per
-    game). Setups the engine cannot play are filtered out before they are built."""
+def game_test(search: Search, steps: int) -> Callable[[], None]:
+    """The test Hypothesis runs once per game: a setup, then up to ``steps`` moves, every
+    invariant still searched checked on each new state. Setups the engine cannot play are
+    filtered out before they are built.
+
+    Why a plain ``@given`` test and not a ``RuleBasedStateMachine``: a game has one kind of
+    step (a move, drawn as one number), and the state machine's rule choice and stop
+    decision cost as much again per move as the draw itself, and its games went on with
+    no-op steps after a game had ended. Shrinking is the same: each move is one draw, which
+    Hypothesis deletes or lowers (towards the natural next move).
+    """
 
     def playable(given: list[str]) -> bool:
         missing = search.lacking("given", given)
@@ -269,35 +270,24 @@ def machine_for(search: Search) -> type[RuleBasedStateMachine]:
             search.skipped_setups[missing[0]] += 1
         return not missing
 
-    class Exploration(RuleBasedStateMachine):
-        def __init__(self) -> None:
-            super().__init__()
-            self.explored: Explored | None = None
-            self.fresh = False  # a state no invariant has looked at yet
-            self.over = False
+    setups = search.model.setups(search.supported).filter(playable)
+    picks = st.integers(0, PICKS)
 
-        @initialize(given=search.model.setups(search.supported).filter(playable))
-        def set_up(self, given: list[str]) -> None:
-            self.explored = search.set_up(given)
-            if self.explored is None:
-                reject()  # the engine cannot play this setup (counted): another one
-            self.fresh = True
-
-        @rule(pick=st.integers(0, PICKS))
-        def move(self, pick: int) -> None:
-            if self.over or self.explored is None:
+    @given(given=setups, data=st.data())
+    def play(given: list[str], data: st.DataObject) -> None:
+        explored = search.set_up(given)
+        if explored is None:
+            reject()  # the engine cannot play this setup (counted): another one
+        if not search.check(explored):
+            return
+        for _ in range(steps):
+            moves = explored.moves
+            if not search.move(explored, data.draw(picks)):
+                return  # a slip already reported ended the game
+            if explored.moves > moves and not search.check(explored):
                 return
-            moves = self.explored.moves
-            self.over = not search.move(self.explored, pick)
-            self.fresh = not self.over and self.explored.moves > moves
 
-        @invariant()
-        def holds(self) -> None:
-            if self.fresh and self.explored is not None:
-                self.fresh = False
-                self.over = not search.check(self.explored)
-
-    return Exploration
+    return play
 
 
 def _leaked(world: ScenarioWorld, sent: int) -> bool:
@@ -309,10 +299,10 @@ def _leaked(world: ScenarioWorld, sent: int) -> bool:
 
 
 def run_search(search: Search, budget: settings) -> list[Slip]:
-    """One run of the state machine: the slips it found and shrank (none: it held)."""
+    """One run of the search: the slips it found and shrank (none: it held)."""
     search.new_round()
     try:
-        run_state_machine_as_test(machine_for(search), settings=budget)
+        settings(budget)(game_test(search, budget.stateful_step_count))()
     except Slip as slip:
         return [slip]
     except BaseExceptionGroup as group:  # several distinct bugs, or a flaky one
