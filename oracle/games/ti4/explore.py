@@ -139,7 +139,9 @@ class TI4Model:
             other = next(q for q in PLAYERS if q != p)
             moves.append(f"{p} resolves the secondary ability of Politics")
             held = dict.fromkeys(_hand(explored, p))
-            for card in held:
+            # Cards the engine does not model (dealt from its full deck) are never named in
+            # a request: the search would only skip those moves.
+            for card in [c for c in held if explored.supported("when", f'{p} reveals "{c}"')]:
                 moves += [self._play(p, card, False, targets), self._play(p, card, True, targets),
                           f'{p} reveals "{card}"',
                           f'{p} gives "{card}" to {other} in a transaction']
