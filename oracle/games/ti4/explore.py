@@ -16,7 +16,15 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from oracle.explore import HELD, Check, Explored, Invariant, Supported, rejection_checked
+from oracle.explore import (
+    HELD,
+    REJECTED_LINE,
+    Check,
+    Explored,
+    Invariant,
+    Supported,
+    rejection_checked,
+)
 from oracle.games.kit.explore import (
     answer_moves,
     conserved,
@@ -246,10 +254,13 @@ def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
 
 
 def _revealed(explored: Explored, owner: str) -> Counter[str]:
+    """The cards ``owner`` revealed (a rejected reveal shows nothing: a card seen after one
+    is a leak)."""
     shown: Counter[str] = Counter()
-    for line in explored.lines:
-        prefix = f"When {owner} reveals "
-        if line.startswith(prefix):
+    prefix = f"When {owner} reveals "
+    lines = explored.lines
+    for i, line in enumerate(lines):
+        if line.startswith(prefix) and lines[i + 1: i + 2] != [REJECTED_LINE]:
             shown[line.removeprefix(prefix).strip('"')] += 1
     return shown
 
