@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +108,9 @@ def test_relative_ref_to_view_resolves_offline() -> None:
 
 
 def doc_examples() -> list[JSON]:
-    """The ```json blocks of docs/protocol.md, parsed."""
-    blocks = re.findall(r"^```json\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S)
+    """The ```json blocks of docs/protocol.md (indented ones too), parsed."""
+    blocks = re.findall(r"^[ \t]*```json\n(.*?)^[ \t]*```", DOC.read_text(encoding="utf-8"),
+                        re.M | re.S)
     assert blocks, f"no ```json examples found in {DOC}"
     return [json.loads(block) for block in blocks]
 
@@ -164,7 +166,7 @@ SESSION: list[tuple[JSON, str]] = [
                               "targets": {"law": "Minister of Commerce"}}}, "rejected"),
     ({"op": "act", "action": {"type": "reveal", "player": "Alice", "cards": ["Sabotage"]}},
      "accepted"),
-    ({"op": "act", "action": {"type": "resolve"}}, "rejected"),
+    ({"op": "act", "action": {"type": "resolve"}}, "accepted"),
     ({"op": "act", "action": {"type": "window", "window": "At the start of a combat round"}},
      "accepted"),
     ({"op": "act", "action": {"type": "end_turn", "player": "Alice"}}, "accepted"),
@@ -469,3 +471,60 @@ def _a_report() -> JSON:
 @given(data=st.just(_a_report()).flatmap(_mutations))
 def test_compiled_report_check_agrees_with_jsonschema(data: Any) -> None:
     assert schemas.compiled("report")(data) == schemas.validator("report").is_valid(data)
+# -- 5. the capabilities table -----------------------------------------------------------------
+
+
+def test_every_capability_a_bundled_engine_declares_is_in_the_capabilities_table() -> None:
+    """An adapter writer learns from the page what each capability gates; a capability the
+    bundled engines declare but the page does not explain would send them to the code."""
+    from oracle.engines.kinds import load_factory
+    from oracle.suite.games import discover_games
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("\n## Capabilities\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    named = {c for row in rows for c in re.findall(r"`([\w-]+/[^`]+)`", row.split("|")[1])}
+    for game in discover_games().values():
+        patterns = [re.escape(c).replace("GAME", re.escape(game.id)).replace("NAME", ".+")
+                    for c in named]
+        engine = load_factory(game.reference_engine)()
+        declared = engine.handle({"op": "describe"})["engine"]["capabilities"]
+        missing = [c for c in declared if not any(re.fullmatch(p, c) for p in patterns)]
+        assert missing == [], f"{game.id}: not in docs/protocol.md, Capabilities: {missing}"
+
+
+# -- 6. what the page promises about the scenarios ---------------------------------------------
+
+DRAWING = re.compile(r"draws \w+ \w+ cards?|status phase step|ability of Politics")
+
+
+def test_no_scenario_draws_from_or_looks_at_a_deck_it_leaves_out() -> None:
+    """docs/protocol.md, "setup": an engine that cannot hold a whole deck starts with what it
+    can hold, because a scenario that leaves a deck out never draws from it, and looks at its
+    draw pile only to check what a new game's deck holds (a scenario with no action). One
+    that did more would judge such engines on a deck they were never given."""
+    from oracle.suite.features import read_feature
+    from oracle.suite.games import discover_games
+
+    broken = []
+    for game in discover_games().values():
+        for path in sorted(game.folder.glob("*.feature")):
+            for scenario in read_feature(path).scenarios:
+                for lines in scenario.rendered():
+                    broken += _deck_left_out_but_used(path.name, scenario.name, lines)
+    assert broken == []
+
+
+def _deck_left_out_but_used(where: str, name: str, lines: Sequence[Any]) -> list[str]:
+    steps = [line.text for line in lines]
+    given = [line.text for line in lines if line.kind == "given"]
+    decks = {m.group(1) for t in given if (m := re.match(r"the (\w+) (?:deck|discard pile) is", t))}
+    new_game = not any(line.kind == "when" for line in lines)  # what a new game's deck holds
+    found = []
+    for i, text in enumerate(steps):
+        m = re.match(r"the (\w+) deck is", text)
+        if m and text not in given and m.group(1) not in decks and not new_game:
+            found.append(f"{where}: {name}: {text}")
+        if DRAWING.search(text) and not decks and steps[i + 1:i + 2] != ["the action is rejected"]:
+            found.append(f"{where}: {name}: {text}")
+    return found

@@ -115,6 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     matrix.add_parser(sub)
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
+    from oracle.cli import scaffold
+
+    scaffold.add_parser(sub)
     return parser
 
 
@@ -153,7 +156,7 @@ def run_smoke(ns: argparse.Namespace) -> int:
         print(f"rules-oracle: {exc}", file=sys.stderr)
         return 2
     print(render(results), end="")
-    return 0 if all(c.ok for _, checks in results for c in checks) else 1
+    return 0 if all(result.ok for result in results) else 1
 
 
 def pytest_args(ns: argparse.Namespace) -> list[str]:
@@ -238,4 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.matrix import main as matrix_main
 
         return matrix_main(ns)
+    if ns.command == "new-adapter":
+        from oracle.cli.scaffold import main as new_adapter
+
+        return new_adapter(ns)
     return run(ns)

@@ -26,7 +26,7 @@ from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.report import Report, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
-from oracle.report.formats.table import render_table
+from oracle.report.formats.table import render_table, unsupported_summary
 from oracle.report.judge import Exit, coverage_shortfall, nothing_tested
 from oracle.report.model import USER_PROPERTY
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
@@ -281,7 +281,10 @@ class OracleRun:
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
         compact = terminalreporter.config.get_verbosity() <= -2
-        terminalreporter.line(render_table(report, terminalreporter._tw.fullwidth, compact))
+        width = terminalreporter._tw.fullwidth
+        terminalreporter.line(render_table(report, width, compact))
+        for line in unsupported_summary(report, width):
+            terminalreporter.line(line)
         stale = [r.id for r in report.rules if r.status == Status.XPASS]
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"

@@ -271,15 +271,17 @@ class ScenarioWorld:
         self._seen[viewer] = reply.view
         return reply.view
 
-    def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
-        """(count, names the viewer can see) of ``owner``'s hand, as ``viewer`` sees it."""
+    def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str] | None]:
+        """(count, names the viewer can see) of ``owner``'s hand, as ``viewer`` sees it;
+        the names are None when the engine does not know what this viewer may see."""
         view = self.view(viewer)
         try:
             hand = view["players"][owner]["hand"]
             if hand["count"] is None:
                 raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
-                                    f"{owner} holds")
-            return int(hand["count"]), list(hand.get("cards") or [])
+                                    f"{owner} holds", concept="hand-size-public")
+            cards = hand.get("cards", [])
+            return int(hand["count"]), None if cards is None else list(cards)
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineFault(f"the view for {viewer!r} has no players.{owner}.hand with a "
                               f"count ({exc!r}); see docs/protocol.md") from exc
@@ -315,6 +317,10 @@ def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, ha
         raise RuleViolation(f"{what} has {count} card(s){shown}; expected {pile.count}")
     if not pile.names_matter:
         return
+    if cards is None and hand:  # "cards": null, docs/protocol.md "No viewers"
+        if not pile.count:
+            return  # an empty hand shows no names to anybody
+        raise EngineLacks(f"{what}: the engine does not say which cards this viewer may see")
     if cards is None:
         raise EngineFault(f"{what}: the engine does not list the cards to the referee")
     if hand:  # the viewer sees exactly the named cards plus the "other" ones

@@ -57,13 +57,15 @@ STEP_FIXTURE_PREFIX = "pytestbdd_stepdef_"
 def step_definitions(modules: Iterable[str]) -> list[StepFunctionContext]:
     """Every step definition of these modules (imported here), in definition order."""
     wanted = list(dict.fromkeys(modules))
-    for name in wanted:
-        importlib.import_module(name)
+    # By the module object, not its name: a module imported again (pytester's in-process
+    # runs drop the modules a run imported) leaves its first definitions in pytest-bdd's
+    # registry as long as anything holds them, and they would match every step twice.
+    namespaces = {id(vars(importlib.import_module(name))): name for name in wanted}
     by_module: dict[str, list[StepFunctionContext]] = {name: [] for name in wanted}
     for context in list(step_function_context_registry.values()):
-        module = context.step_func.__module__
-        if module in by_module:
-            by_module[module].append(context)
+        name = namespaces.get(id(getattr(context.step_func, "__globals__", None)))
+        if name is not None:
+            by_module[name].append(context)
     return [c for name in wanted for c in by_module[name]]
 
 
