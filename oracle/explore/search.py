@@ -110,6 +110,7 @@ class Search:
     progress: Callable[[int, int, str], None] | None = None
     budget: int = 0
     _round_games: int = 0
+    #: Per step text, the capabilities it needs that the engine does not declare.
     _needs: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
     _probe: ScenarioWorld | None = None
 
@@ -122,18 +123,23 @@ class Search:
         What a step needs follows from its text alone (the models use no card variables),
         so it is worked out once per text.
         """
-        if self._probe is None:
-            self._probe = self.new_world()
-        found = []
+        found: list[str] = []
         for text in texts:
-            wanted = self._needs.get((kind, text))
-            if wanted is None:
-                wanted = self._needs[kind, text] = tuple(needs(self._probe, [(kind, text)]))
-            found += [c for c in wanted if c not in self._probe.capabilities]
+            missing = self._needs.get((kind, text))
+            if missing is None:
+                if self._probe is None:
+                    self._probe = self.new_world()
+                missing = self._needs[kind, text] = tuple(
+                    c for c in needs(self._probe, [(kind, text)])
+                    if c not in self._probe.capabilities)
+            found += missing
         return found
 
     def supported(self, kind: str, text: str) -> bool:
-        return not self.lacking(kind, [text])
+        """Whether the engine declares everything the step needs (asked many times a move:
+        one dictionary lookup once the text has been seen)."""
+        missing = self._needs.get((kind, text))
+        return not (self.lacking(kind, [text]) if missing is None else missing)
 
     # -- a game ---------------------------------------------------------------------------
 
