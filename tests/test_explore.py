@@ -121,7 +121,7 @@ def test_an_invariant_no_move_exercised_is_uncovered_not_passed(ti4):
     note4 = next(r for r in report.rules if r.id == "ti4:note-4")
     assert note4.status == Status.UNCOVERED and note4.reason.startswith("not exercised")
     assert schemas.problems("report", report.to_json()) == []
-    line = "a depleted deck is reshuffled at once: uncovered, exercised by 0 explored state(s)"
+    line = "uncovered, exercised by 0 explored state(s): explore: a depleted deck is reshuffled"
     assert line in render_table(report, width=200)
     assert line in render_markdown(report)
 

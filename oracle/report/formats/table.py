@@ -29,7 +29,7 @@ def counts(report: Report, sep: str = ", ") -> str:
 def explored(s: ScenarioResult) -> str:
     """An explored invariant's line: its status and how many explored states exercised it
     (a pass over none would say nothing, so it is ``uncovered``)."""
-    return f"{s.name}: {s.status}, exercised by {s.exercised} explored state(s)"
+    return f"{s.status}, exercised by {s.exercised} explored state(s): {s.name}"
 
 
 def render_table(report: Report, width: int = 100, compact: bool = False) -> str:
