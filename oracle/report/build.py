@@ -40,10 +40,10 @@ _DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFA
 
 def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:
     """A rule's status from its scenarios': any failure fails it; all unsupported is
-    unsupported; none at all is uncovered."""
+    unsupported; none at all (or only explorations that never exercised it) is uncovered."""
     if not testable:
         return Status.UNTESTABLE
-    statuses = set(scenario_statuses)
+    statuses = set(scenario_statuses) - {Status.UNCOVERED}
     if not statuses:
         return Status.UNCOVERED
     return next((s for s in _DECIDING if s in statuses), Status.UNSUPPORTED)
@@ -114,6 +114,8 @@ def _reason(rule: Rule, status: Status, counting: list[ScenarioResult],
     if status == Status.UNCOVERED:
         if selected is not None and rule.id not in selected:
             return NOT_SELECTED
+        if counting:  # explorations that never exercised it say why
+            return counting[0].message
         if refining and all(r.probe for r in refining):
             return "only rulings that are probes (pending, disputed or superseded) refine it"
         return "no scenario for it ran"

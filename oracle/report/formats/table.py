@@ -38,6 +38,12 @@ def counts(report: Report, sep: str = ", ") -> str:
     return line
 
 
+def explored(s: ScenarioResult) -> str:
+    """An explored invariant's line: its status and how many explored states exercised it
+    (a pass over none would say nothing, so it is ``uncovered``)."""
+    return f"{s.status}, exercised by {s.exercised} explored state(s): {s.name}"
+
+
 def render_table(report: Report, width: int = 100, compact: bool = False) -> str:
     """The terminal table: id, status, scenarios passed/failed, the rule text cut to width;
     under a rule, its rulings (with provenance and standing) and retired scenarios.
@@ -81,8 +87,9 @@ def rule_notes(r: RuleResult) -> list[str]:
         notes.append(f"added by ruling {r.added_by} (not in the rules text)")
     if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
         notes.append(r.reason)
-    notes += [f"blocked by {s.blocked_by}: {s.name}" for s in r.scenarios
-              if s.status == Status.BLOCKED]
+    notes += [f"blocked by {s.blocked_by}: {s.name}" if s.status == Status.BLOCKED
+              else explored(s) for s in r.scenarios
+              if s.status == Status.BLOCKED or s.exercised is not None]
     for g in r.rulings:
         probe = ", a probe: counts for nothing" if g.probe else ""
         notes.append(f"ruling {g.id} [{g.status_text}] {g.status} ({g.agreement}{probe}): "
