@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -236,35 +236,7 @@ def _ruling_of(scenario: ScenarioDoc, known: set[str]
         refuse(head, f"'{head.value}' is not a ruling id: write a short id of its own, like "
                f"'Ruling: r1' (it becomes {refines}/r1), or the whole id '{refines}/r1'")
         return None, problems
-    for key in REQUIRED:
-        if key not in values:
-            refuse(head, f"ruling {ruling_id} has no '{key}:' line; a ruling says its source "
-                   "(document or URL), date (YYYY-MM-DD), authority and status (official, "
-                   "pending, disputed, or superseded by ID): see docs/rulings.md")
-    if "Refines" in values:
-        line = values["Refines"][0]
-        if line.value != refines:
-            refuse(line, f"'Refines: {line.value}' but the scenario is tagged @{refines}; a "
-                   "ruling refines the rule it is tagged with: make them the same")
-    date = values.get("Date", [None])[0]
-    if date is not None and not _is_date(date.value):
-        refuse(date, f"'{date.value}' is not a date; write it YYYY-MM-DD, e.g. 2024-02-11")
-    standing, successor = Standing.OFFICIAL, None
-    status = values.get("Status", [None])[0]
-    if status is not None:
-        parsed = _standing(status.value, refines)
-        if parsed is None:
-            near = difflib.get_close_matches(status.value.lower(),
-                                             [str(s) for s in Standing], n=1, cutoff=0.4)
-            hint = f"; did you mean '{near[0]}'?" if near else ""
-            refuse(status, f"unknown status '{status.value}': write official, pending, "
-                   f"disputed, or superseded by RULING-ID{hint}")
-        else:
-            standing, successor = parsed
-    for key in ("Source", "Authority"):
-        line = values.get(key, [None])[0]
-        if line is not None and not line.value:
-            refuse(line, f"an empty '{key}:' line; say where the ruling comes from")
+    standing, successor = _checked_lines(values, ruling_id, refines, head, refuse)
     adds = None
     if refines not in known:
         if COMMITTEE_ID.match(refines) is None:
@@ -280,6 +252,42 @@ def _ruling_of(scenario: ScenarioDoc, known: set[str]
         date=values["Date"][0].value, authority=values["Authority"][0].value,
         standing=standing, superseded_by=successor, path=where, line=head.line,
         scenarios=(scenario.name,), retires=retires, adds=adds), problems
+
+
+def _checked_lines(values: Mapping[str, list[KeyedLine]], ruling_id: str, refines: str,
+                   head: KeyedLine, refuse: Callable[[KeyedLine, str], None]
+                   ) -> tuple[Standing, str | None]:
+    """Check a ruling's provenance lines (``refuse`` says what is wrong with one); return its
+    standing and what supersedes it."""
+    for key in REQUIRED:
+        if key not in values:
+            refuse(head, f"ruling {ruling_id} has no '{key}:' line; a ruling says its source "
+                   "(document or URL), date (YYYY-MM-DD), authority and status (official, "
+                   "pending, disputed, or superseded by ID): see docs/rulings.md")
+    if "Refines" in values:
+        line = values["Refines"][0]
+        if line.value != refines:
+            refuse(line, f"'Refines: {line.value}' but the scenario is tagged @{refines}; a "
+                   "ruling refines the rule it is tagged with: make them the same")
+    date = values.get("Date", [None])[0]
+    if date is not None and not _is_date(date.value):
+        refuse(date, f"'{date.value}' is not a date; write it YYYY-MM-DD, e.g. 2024-02-11")
+    for key in ("Source", "Authority"):
+        line = values.get(key, [None])[0]
+        if line is not None and not line.value:
+            refuse(line, f"an empty '{key}:' line; say where the ruling comes from")
+    status = values.get("Status", [None])[0]
+    if status is None:
+        return Standing.OFFICIAL, None
+    parsed = _standing(status.value, refines)
+    if parsed is None:
+        near = difflib.get_close_matches(status.value.lower(), [str(s) for s in Standing],
+                                         n=1, cutoff=0.4)
+        hint = f"; did you mean '{near[0]}'?" if near else ""
+        refuse(status, f"unknown status '{status.value}': write official, pending, "
+               f"disputed, or superseded by RULING-ID{hint}")
+        return Standing.OFFICIAL, None
+    return parsed
 
 
 def _ruling_id(text: str, refines: str) -> str | None:
