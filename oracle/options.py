@@ -10,6 +10,7 @@ line values into the pytest arguments they stand for. Report formats add their o
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -100,6 +101,14 @@ def _positive(text: str) -> float:
     return value
 
 
+def _lang(text: str) -> str:
+    """A language code as catalogs write it (``ru``)."""
+    if not re.fullmatch(r"[a-z]{2,3}(?:-[A-Za-z0-9]+)?", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a language code; write it like ru "
+                                         "or en")
+    return text
+
+
 def _percent(text: str) -> float:
     value = float(text.rstrip("%"))
     if not 0 < value <= 100:
@@ -163,12 +172,15 @@ CORE_OPTIONS: tuple[Option, ...] = (
            "one run gives", metavar="K/N", type=_shard),
     Option("all_games", "list every game's rules in the reports, also games no --rule "
            "selects (by default a run selecting rules lists only their games)", kind="flag"),
+    Option("lang", "show each rule's text in this language, with its number there, where "
+           "the catalog has it (ru: the Russian TI4 section, 28.x); other rules in the "
+           "language of their source", metavar="LANG", type=_lang),
 )
 
 #: Options that shape which scenarios run or how, and so belong in a reproduce command.
 #: The others (reports, selection, exploration, shards, requirements) do not.
 NOT_REPRODUCING = frozenset({"rule", "explore", "explore_examples", "explore_out",
-                             "require_coverage", "shard", "all_games"})
+                             "require_coverage", "shard", "all_games", "lang"})
 
 
 def run_options() -> tuple[Option, ...]:

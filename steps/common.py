@@ -23,6 +23,7 @@ from oracle.protocol import REFEREE, Rejected
 from oracle.scenario.outcomes import RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld, check_pile
+from oracle.suite.arguments import takes
 from oracle.suite.dsl import (
     CardRef,
     Pile,
@@ -72,31 +73,71 @@ def _next_player(world: ScenarioWorld, player: str) -> str:
 # -- Given ---------------------------------------------------------------------------
 
 
+#: Russian phrasings of these steps (``# language: ru``; oracle.suite.phrasings): a pattern
+#: a step matches whole, and the English step it stands for. Names stay as written.
+PHRASES = {"ru": [
+    (r"игроки: (?P<names>.+)", "the players are {names}"),
+    (r"сид перемешивания (?P<seed>\d+)", "the shuffle seed is {seed}"),
+    (rf"у (?P<owner>{NAME}) на руке (?P<pile>.+?) с точки зрения (?P<viewer>{NAME}|зрителя)",
+     "{owner} holds {pile} as seen by {viewer}"),
+    (rf"у (?P<player>{NAME}) на руке (?P<pile>.+)", "{player} holds {pile}"),
+    (rf"идёт фаза (?P<phase>\w+), ход (?P<player>{NAME})",
+     "it is the {phase} phase, {player}'s turn"),
+    (r"идёт фаза (?P<phase>\w+)", "it is the {phase} phase"),
+    (r'открыто окно "(?P<window>[^"]+)"', 'the timing window "{window}" is open'),
+    (rf"(?P<player>{NAME}) оставляет (?P<cards>.+)", "{player} keeps {cards}"),
+    (rf"(?P<player>{NAME}) сбрасывает (?P<cards>.+)", "{player} discards {cards}"),
+    (rf"(?P<player>{NAME}) показывает (?P<cards>.+)", "{player} reveals {cards}"),
+    (r"все игроки пасуют", "all players pass"),
+    (r"действие отклонено", "the action is rejected"),
+    (r"действие разрешено", "the action is allowed"),
+    (r"решения не ожидается", "no decision is pending"),
+    (rf"(?P<player>{NAME}) должн\w* оставить (?P<count>\w+) карт\w*",
+     "{player} must keep {count} cards"),
+    (rf"(?P<player>{NAME}) должн\w* сбросить (?P<count>\w+) карт\w*",
+     "{player} must discard {count} cards"),
+]}
+
 @given(parsers.re(r"the players are (?P<names>.+)"))
+@takes(names="roster")
 def _players(oracle_world: ScenarioWorld, names: str) -> None:
-    """Players in seat (clockwise) order."""
+    """Players in seat (clockwise) order.
+
+    Example: Given the players are Alice, Bob and Carol
+    """
     oracle_world.add_players(parse_names(names))
 
 
 @given(parsers.re(r"the shuffle seed is (?P<seed>\d+)"))
 def _seed(oracle_world: ScenarioWorld, seed: str) -> None:
+    """Seed the scenario's shuffles (a deck reshuffled when it runs out).
+
+    Example: Given the shuffle seed is 7
+    """
     oracle_world.given()
     oracle_world.seed = int(seed)
 
 
 @given(parsers.re(r"card (?P<ref>[A-Z]) is (?P<spec>.+)"))
+@takes(ref="new card variable")
 @requires(lambda world, ref, spec, **_: [
     f"{world.game.id}/card/{world.cards.bind(ref, spec)}"])
 def _bind(oracle_world: ScenarioWorld, ref: str, spec: str) -> None:
     """Name a card for the steps below: a card ("Sabotage"), or any card of a class the
     game declares (any "Action" card), picked among the cards the engine models; 'any
-    other' picks one not bound yet. Later steps write it 'card A'."""
+    other' picks one not bound yet. Later steps write it 'card A'.
+
+    Example: Given card A is any "Action" card
+    """
     oracle_world.cards.bind(ref, spec)
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) can play card (?P<ref>[A-Z])"))
 def _can_play(oracle_world: ScenarioWorld, player: str, ref: str) -> None:
-    """Set up what playing the card needs (its recipe's Given lines: a target to aim at)."""
+    """Set up what playing the card needs (its recipe's Given lines: a target to aim at).
+
+    Example: Given Alice can play card A
+    """
     from oracle.suite.vocabulary import vocabulary_for
 
     card = oracle_world.names([CardRef(ref)])[0]
@@ -110,7 +151,10 @@ def _can_play(oracle_world: ScenarioWorld, player: str, ref: str) -> None:
 @given(parsers.re(rf"(?P<player>{NAME}) holds (?P<pile>.+)"))
 @requires(lambda world, pile, **_: named_cards(world, parse_pile(pile)))
 def _hand(oracle_world: ScenarioWorld, player: str, pile: str) -> None:
-    """A hand: named cards, or 'N cards' that nobody mentions elsewhere."""
+    """A hand: named cards, or 'N cards' that nobody mentions elsewhere.
+
+    Example: Given Alice holds "Sabotage" and 2 other cards
+    """
     spec = parse_pile(pile)
     deck = next(iter(oracle_world.game.cards), "action")
     oracle_world.player(player)["hand"] = oracle_world.cards_for(deck, spec)
@@ -119,7 +163,10 @@ def _hand(oracle_world: ScenarioWorld, player: str, pile: str) -> None:
 @given(parsers.re(r"the (?P<deck>\w+) (?P<which>deck|discard pile) is (?P<pile>.+)"))
 @requires(lambda world, pile, **_: named_cards(world, parse_pile(pile)))
 def _pile(oracle_world: ScenarioWorld, deck: str, which: str, pile: str) -> None:
-    """A draw pile or discard pile, top first."""
+    """A draw pile or discard pile, top first.
+
+    Example: Given the action deck is "Sabotage" and 2 other cards
+    """
     spec = parse_pile(pile)
     key = "draw" if which == "deck" else "discard"
     oracle_world.deck(deck)[key] = oracle_world.cards_for(deck, spec)
@@ -127,6 +174,10 @@ def _pile(oracle_world: ScenarioWorld, deck: str, which: str, pile: str) -> None
 
 @given(parsers.re(rf"it is the (?P<phase>\w+) phase(?:, (?P<player>{NAME})'s turn)?"))
 def _phase(oracle_world: ScenarioWorld, phase: str, player: str | None) -> None:
+    """The phase, and whose turn it is (the turn opens the game's action window).
+
+    Example: Given it is the action phase, Alice's turn
+    """
     state = oracle_world.given()
     state["phase"] = phase
     if player:
@@ -137,6 +188,10 @@ def _phase(oracle_world: ScenarioWorld, phase: str, player: str | None) -> None:
 
 @given(parsers.re(r'the timing window "(?P<window>[^"]+)" is open'))
 def _window_open(oracle_world: ScenarioWorld, window: str) -> None:
+    """A timing window is open: cards that name it may be played.
+
+    Example: Given the timing window "At the start of a combat round" is open
+    """
     oracle_world.given()["window"] = window
 
 
@@ -146,6 +201,10 @@ def _window_open(oracle_world: ScenarioWorld, window: str) -> None:
 @when(parsers.re(r'the timing window "(?P<window>[^"]+)" opens'))
 @requires(lambda world, **_: [f"{world.game.id}/windows"])
 def _window_opens(oracle_world: ScenarioWorld, window: str) -> None:
+    """A new occurrence of a timing window opens.
+
+    Example: When the timing window "At the start of a combat round" opens
+    """
     oracle_world.require(f"{oracle_world.game.id}/windows")
     oracle_world.act(f'the timing window "{window}" opens', {"type": "window", "window": window})
 
@@ -153,6 +212,10 @@ def _window_opens(oracle_world: ScenarioWorld, window: str) -> None:
 @when(parsers.re(rf"(?P<player>{NAME}) draws (?P<count>\w+) (?P<deck>\w+) cards?"))
 @requires(lambda world, **_: [f"{world.game.id}/draw"])
 def _draw(oracle_world: ScenarioWorld, player: str, count: str, deck: str) -> None:
+    """A player draws cards from the top of a deck.
+
+    Example: When Alice draws 1 action card
+    """
     oracle_world.require(f"{oracle_world.game.id}/draw")
     n = parse_count(count)
     oracle_world.act(f"{player} draws {n} {deck} card(s)",
@@ -179,7 +242,11 @@ def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, how: s
     """Play a card; 'plays' lets every player pass afterwards, 'starts playing' leaves
     the card being played so that others can react. 'choosing' reads like 'targeting'
     (both go to the game's ``parse_target``), for choices that are not targets. A card
-    variable played with no target aims at its recipe's target."""
+    variable played with no target aims at its recipe's target.
+
+    Example: When Alice plays "Lucky Shot" targeting Bob's destroyer
+    Example: When Alice plays card A and Bob cancels it with "Sabotage"
+    """
     oracle_world.require(f"{oracle_world.game.id}/play")
     word = card_word(card)
     name = oracle_world.names([word])[0]
@@ -224,6 +291,10 @@ def play_and_pass(world: ScenarioWorld, text: str, action: dict[str, Any], *, na
 
 @when("all players pass")
 def _resolve(oracle_world: ScenarioWorld) -> None:
+    """Every player passes: the card being played resolves.
+
+    Example: When all players pass
+    """
     oracle_world.act("all players pass", {"type": "resolve"})
 
 
@@ -231,6 +302,10 @@ def _resolve(oracle_world: ScenarioWorld) -> None:
 @requires(lambda world, cards, **_: [f"{world.game.id}/reveal", *named_cards(
     world, Pile(tuple(parse_cards(cards))))])
 def _reveal(oracle_world: ScenarioWorld, player: str, cards: str) -> None:
+    """A player shows cards from their hand to everyone.
+
+    Example: When Alice reveals "Sabotage"
+    """
     oracle_world.require(f"{oracle_world.game.id}/reveal")
     names = oracle_world.names(parse_cards(cards))
     oracle_world.act(f"{player} reveals {describe_cards(names)}",
@@ -238,8 +313,12 @@ def _reveal(oracle_world: ScenarioWorld, player: str, cards: str) -> None:
 
 
 @when(parsers.re(rf"(?P<player>{NAME}) (?P<verb>keeps|discards) (?P<cards>.+)"))
+@takes(cards="pile")
 def _choose(oracle_world: ScenarioWorld, player: str, verb: str, cards: str) -> None:
-    """Answer a pending decision. 'keeps 7 cards' keeps any 7 (the first the player sees)."""
+    """Answer a pending decision. 'keeps 7 cards' keeps any 7 (the first the player sees).
+
+    Example: When Alice keeps 7 cards
+    """
     spec = parse_pile(cards)
     names = oracle_world.names(spec.cards)
     if spec.hidden or spec.others:
@@ -255,6 +334,10 @@ def _choose(oracle_world: ScenarioWorld, player: str, verb: str, cards: str) -> 
 
 @when(parsers.re(rf"(?P<player>{NAME}) ends (?:her|his|their) turn"))
 def _end_turn(oracle_world: ScenarioWorld, player: str) -> None:
+    """The active player ends their turn.
+
+    Example: When Alice ends her turn
+    """
     oracle_world.act(f"{player} ends their turn", {"type": "end_turn", "player": player})
 
 
@@ -263,7 +346,10 @@ def _end_turn(oracle_world: ScenarioWorld, player: str) -> None:
 
 @then(parsers.re(rf"(?P<owner>{NAME}) holds (?P<pile>.+?)(?: as seen by (?P<viewer>{VIEWER}))?"))
 def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | None) -> None:
-    """A hand as one viewer sees it: its size is public, its cards are the owner's."""
+    """A hand as one viewer sees it: its size is public, its cards are the owner's.
+
+    Example: Then Alice holds "Sabotage" and 1 hidden card as seen by Bob
+    """
     spec = parse_pile(pile)
     resolved = Pile(tuple(oracle_world.names(spec.cards)), spec.hidden, spec.others,
                     spec.any_order, spec.names_matter)
@@ -308,7 +394,10 @@ def _extra(have: list[str], allowed: list[str]) -> list[str]:
 ))
 def _pile_is(oracle_world: ScenarioWorld, deck: str, which: str, pile: str,
              viewer: str | None) -> None:
-    """A pile as the referee sees it, or as one viewer does (a discard pile is public)."""
+    """A pile as the referee sees it, or as one viewer does (a discard pile is public).
+
+    Example: Then the action discard pile is "Lucky Shot" and "Sabotage" in any order
+    """
     key = "draw" if which == "deck" else "discard"
     spec = parse_pile(pile)
     resolved = Pile(tuple(oracle_world.names(spec.cards)), spec.hidden, spec.others,
@@ -329,7 +418,10 @@ def _pile_is(oracle_world: ScenarioWorld, deck: str, which: str, pile: str,
 @then(parsers.re(r"the action is (?P<outcome>rejected|allowed)"))
 def _outcome(oracle_world: ScenarioWorld, outcome: str) -> None:
     """What the engine answered to the last action: the rules forbid it, or allow it. A
-    scenario that expects a rejection has a twin that expects the same action allowed."""
+    scenario that expects a rejection has a twin that expects the same action allowed.
+
+    Example: Then the action is rejected
+    """
     if outcome == "rejected":
         oracle_world.expect_rejected()
     else:
@@ -338,7 +430,10 @@ def _outcome(oracle_world: ScenarioWorld, outcome: str) -> None:
 
 @then(parsers.re(r"the effect of card (?P<ref>[A-Z]) (?P<neg>has not|has) happened"))
 def _effect(oracle_world: ScenarioWorld, ref: str, neg: str) -> None:
-    """The card's effect (its recipe's Then lines), or that it had none (cancelled)."""
+    """The card's effect (its recipe's Then lines), or that it had none (cancelled).
+
+    Example: Then the effect of card A has not happened
+    """
     from oracle.suite.vocabulary import vocabulary_for
 
     card = oracle_world.names([CardRef(ref)])[0]
@@ -362,7 +457,10 @@ def _effect(oracle_world: ScenarioWorld, ref: str, neg: str) -> None:
 ))
 def _pending(oracle_world: ScenarioWorld, player: str | None, decision: str | None,
              count: str | None, none: str | None) -> None:
-    """The decision the engine waits for (hand limit keep, discard for an ability)."""
+    """The decision the engine waits for (hand limit keep, discard for an ability).
+
+    Example: Then Alice must keep 7 cards
+    """
     pending = oracle_world.pending()
     if none:
         if pending:

@@ -21,6 +21,7 @@ from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
 from oracle.steps.common import play_and_pass
+from oracle.suite.arguments import Argument, Kind
 from oracle.suite.dsl import parse_count, parse_names
 
 GAME = "eu-pop"
@@ -76,10 +77,34 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
         return {"card": m.group(1)}
     typed, untyped = parse_dice(text)
     if untyped or not typed:
-        raise ScenarioError(
-            f"cannot read the target {text!r}; write a card or Action being played "
-            '("Secret Treaty") or the dice chosen for "?" icons (a cavalry die)')
+        raise ScenarioError(f"cannot read the target {text!r}; write {TARGET_GRAMMAR}")
     return {"dice": sorted(typed.elements())}
+
+
+TARGET_GRAMMAR = ('a card or Action being played, quoted ("Secret Treaty"), or the dice chosen '
+                  'for "?" icons (a cavalry die)')
+
+
+def target_references(game: Any, text: str) -> list[tuple[str, str]]:
+    """What a written target names (for the suite checks): a card or Action, or dice."""
+    if m := re.fullmatch(r'"([^"]+)"', text.strip()):
+        return [("card or action", m.group(1))]
+    parse_target(None, text)  # type: ignore[arg-type]  # raises unless dice
+    return []
+
+
+def dice_references(game: Any, text: str) -> list[tuple[str, str]]:
+    parse_dice(text)  # raises unless dice
+    return []
+
+
+#: The kinds of these steps' arguments (oracle.suite.arguments), where the name does not say.
+ARGUMENTS = {"card": "card name", "cancel": "card name", "attackers": "players",
+             "defenders": "players", "step": "battle step",
+             "action": "display action", "ducats": "choice",
+             "charges": Argument("count", asserts=True), "dice": Argument("dice", asserts=True)}
+KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references),
+         "dice": Kind("dice", DICE_GRAMMAR, dice_references)}
 
 
 def _referee_player(world: ScenarioWorld, player: str) -> dict[str, Any]:
@@ -113,7 +138,11 @@ def _display_action(world: ScenarioWorld, action: str) -> str:
 @requires(lambda world, power=None, **_: [f"{GAME}/monarch-power" if power else f"{GAME}/ducats"])
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, power: str | None,
                  ducats: str | None) -> None:
-    """Monarch Power of one type, or Ducats (default: 3 of each power and 15 Ducats)."""
+    """Monarch Power of one type, or Ducats (default: 3 of each power and 15 Ducats).
+
+    Example: Given Alice has 2 military power
+    Example: Given Alice has 10 ducats
+    """
     n = parse_count(count)
     entry = oracle_world.player(player)
     if power:
@@ -127,6 +156,10 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, power: st
 @then(parsers.re(COUNTER))
 def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, power: str | None,
                    ducats: str | None) -> None:
+    """A player's Monarch Power of one type, or Ducats, as the referee sees them.
+
+    Example: Then Alice has 1 administrative power
+    """
     want = parse_count(count)
     entry = _referee_player(oracle_world, player)
     if power:
@@ -143,7 +176,10 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, power: 
 ))
 @requires(lambda world, **_: [f"{GAME}/cost-reductions"])
 def _cost_reduction(oracle_world: ScenarioWorld, player: str, kind: str, n: str) -> None:
-    """A game effect that lowers a player's costs of one kind (6.action-cards.5)."""
+    """A game effect that lowers a player's costs of one kind (6.action-cards.5).
+
+    Example: Given Alice's diplomatic costs are reduced by 1 by a game effect
+    """
     oracle_world.require(f"{GAME}/cost-reductions")
     key = "ducats" if kind == "ducat" else kind
     oracle_world.player(player).setdefault("cost_reductions", {})[key] = parse_count(n)
@@ -154,7 +190,10 @@ def _cost_reduction(oracle_world: ScenarioWorld, player: str, kind: str, n: str)
                                                               else [])])
 def _set_display(oracle_world: ScenarioWorld, player: str, card: str | None,
                  charges: str | None, count: str | None, viewer: str | None) -> None:
-    """A Display Card already in play (placed on an earlier Turn)."""
+    """A Display Card already in play (placed on an earlier Turn).
+
+    Example: Given Alice has "Royal Manufactory" on display with 2 charges
+    """
     oracle_world.require(f"{GAME}/display")
     if viewer:
         raise ScenarioError("'as seen by' belongs in a Then step")
@@ -174,7 +213,10 @@ def _set_display(oracle_world: ScenarioWorld, player: str, card: str | None,
 @then(parsers.re(DISPLAY))
 def _check_display(oracle_world: ScenarioWorld, player: str, card: str | None,
                    charges: str | None, count: str | None, viewer: str | None) -> None:
-    """What a player has on display, as the referee or one viewer sees it (it is face up)."""
+    """What a player has on display, as the referee or one viewer sees it (it is face up).
+
+    Example: Then Alice has "Spy Network" on display with 3 charges as seen by Bob
+    """
     who: str | None = REFEREE if viewer is None else (None if viewer == "a spectator" else viewer)
     view = oracle_world.view(who)
     seen_by = "" if viewer is None else f" as seen by {viewer}"
@@ -204,6 +246,10 @@ def _check_display(oracle_world: ScenarioWorld, player: str, card: str | None,
                                                               else [])])
 def _set_character(oracle_world: ScenarioWorld, player: str, card: str | None,
                    role: str | None, none: str | None) -> None:
+    """A character a player has already appointed.
+
+    Example: Given Alice has "Royal Decree" as an advisor
+    """
     oracle_world.require(f"{GAME}/appoint")
     entry = oracle_world.player(player)
     if none:
@@ -217,7 +263,11 @@ def _set_character(oracle_world: ScenarioWorld, player: str, card: str | None,
 @then(parsers.re(CHARACTER))
 def _check_character(oracle_world: ScenarioWorld, player: str, card: str | None,
                      role: str | None, none: str | None) -> None:
-    """The characters a player has appointed (6.characters.1); 'as a character' takes either."""
+    """The characters a player has appointed (6.characters.1); 'as a character' takes either.
+
+    Example: Then Alice has "Forced March" as a leader
+    Example: Then Alice has no advisors
+    """
     entry = _referee_player(oracle_world, player)
     key = none or ("characters" if role == "character" else f"{role}s")
     keys = ("advisors", "leaders") if key == "characters" else (key,)
@@ -238,7 +288,10 @@ def _check_character(oracle_world: ScenarioWorld, player: str, card: str | None,
 @requires(lambda world, **_: [f"{GAME}/battle"])
 def _battle(oracle_world: ScenarioWorld, attackers: str, defenders: str,
             step: str | None) -> None:
-    """A Battle being fought, in its "Play Battle Actions" step unless told."""
+    """A Battle being fought, in its "Play Battle Actions" step unless told.
+
+    Example: Given Alice attacks Bob in a battle, in its "Play Battle Actions" step
+    """
     oracle_world.require(f"{GAME}/battle")
     battle: dict[str, Any] = {"attackers": parse_names(attackers),
                               "defenders": parse_names(defenders)}
@@ -255,7 +308,10 @@ def _battle(oracle_world: ScenarioWorld, attackers: str, defenders: str,
 @when(parsers.re(rf'(?P<player>{NAME}) appoints "(?P<card>[^"]+)"'))
 @requires(lambda world, card, **_: [f"{GAME}/appoint", f"{GAME}/card/{card}"])
 def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
-    """The Appoint Advisor/Leader Action: the card is used for its character (6.action-cards.8)."""
+    """The Appoint Advisor/Leader Action: the card is used for its character (6.action-cards.8).
+
+    Example: When Alice appoints "Royal Decree"
+    """
     oracle_world.require(f"{GAME}/appoint")
     oracle_world.act(f'{player} appoints "{card}"',
                      {"type": "appoint", "player": player, "card": card})
@@ -271,7 +327,10 @@ def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
     *([f"{GAME}/card/{cancel}"] if cancel else [])])
 def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str, how: str | None,
          target: str | None, canceller: str | None, cancel: str | None) -> None:
-    """Take an Action listed on a Display Card; like 'plays', it can be cancelled."""
+    """Take an Action listed on a Display Card; like 'plays', it can be cancelled.
+
+    Example: When Alice uses "Support Rebels" and Bob cancels it with "Counterespionage"
+    """
     oracle_world.require(f"{GAME}/display")
     card = _display_action(oracle_world, action)
     message: dict[str, Any] = {"type": "use", "player": player, "card": card, "action": action}
@@ -284,7 +343,10 @@ def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str, how: 
 @when("Phase 5, Step C is resolved")
 @requires(lambda world, **_: [f"{GAME}/hand-limit"])
 def _step_c(oracle_world: ScenarioWorld) -> None:
-    """Cleanup, Step C: every player discards down to the hand limit (6.cards-in-hand.2)."""
+    """Cleanup, Step C: every player discards down to the hand limit (6.cards-in-hand.2).
+
+    Example: When Phase 5, Step C is resolved
+    """
     oracle_world.require(f"{GAME}/hand-limit")
     oracle_world.act("Phase 5, Step C is resolved", {"type": "discard_down"})
 
@@ -296,7 +358,11 @@ def _step_c(oracle_world: ScenarioWorld) -> None:
 @requires(lambda world, **_: [f"{GAME}/battle"])
 def _battle_goes_on(oracle_world: ScenarioWorld, step: str | None, round: str | None,
                     end: str | None) -> None:
-    """The Battle moves on: to a later step, to a new Round, or to its end."""
+    """The Battle moves on: to a later step, to a new Round, or to its end.
+
+    Example: When the battle moves to its "Roll Battle Dice" step
+    Example: When a new round of battle begins
+    """
     oracle_world.require(f"{GAME}/battle")
     if step:
         oracle_world.act(f'the battle moves to its "{step}" step',
@@ -312,7 +378,10 @@ def _battle_goes_on(oracle_world: ScenarioWorld, step: str | None, round: str | 
 
 @then(parsers.re(rf"(?P<player>{NAME})'s side has (?P<dice>.+) from battle actions"))
 def _battle_dice(oracle_world: ScenarioWorld, player: str, dice: str) -> None:
-    """The Battle Dice a side has gained from Battle Actions (6.2.battle.4-6)."""
+    """The Battle Dice a side has gained from Battle Actions (6.2.battle.4-6).
+
+    Example: Then Alice's side has a cavalry die and an infantry die from battle actions
+    """
     typed, untyped = parse_dice(dice)
     battle = oracle_world.view(REFEREE).get("battle")
     if not battle:

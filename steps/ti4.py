@@ -18,6 +18,7 @@ from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
 from oracle.steps.common import named_cards
+from oracle.suite.arguments import Kind
 from oracle.suite.dsl import (
     Pile,
     describe_cards,
@@ -42,6 +43,45 @@ COUNTER = (
 )
 
 
+TARGET_GRAMMAR = ('a player (Bob), a unit (Bob\'s destroyer; Bob\'s dreadnought 2 is his second), '
+                  'a law (the law "Minister of Commerce"), a number of trade goods '
+                  '(2 trade goods) or a card being played ("Lucky Shot")')
+
+
+def target_references(game: Any, text: str) -> list[tuple[str, str]]:
+    """What a written target names (for the suite checks): players, unit types, laws, cards."""
+    text = text.strip()
+    if m := re.fullmatch(rf"({NAME})'s (.+?)(?: (\d+))?", text):
+        return [("player", m.group(1)), ("unit type", m.group(2))]
+    if m := re.fullmatch(r'the law "([^"]+)"', text):
+        return [("law", m.group(1))]
+    if m := re.fullmatch(r'"([^"]+)"', text):
+        return [("card", m.group(1))]
+    parse_target(None, text)  # type: ignore[arg-type]  # raises unless a player or goods
+    return [("player", text)] if re.fullmatch(NAME, text) else []
+
+
+#: Russian phrasings of TI4's words (oracle.suite.phrasings): the action card deck and
+#: discard pile, drawing action cards.
+PHRASES = {"ru": [
+    (r"колода действий: (?P<pile>.+)", "the action deck is {pile}"),
+    (r"сброс действий: (?P<pile>.+)", "the action discard pile is {pile}"),
+    (rf"(?P<player>{NAME}) берёт (?P<count>\w+) карт\w* действи\w*",
+     "{player} draws {count} action cards"),
+    (rf"у (?P<player>{NAME}) (?:есть|осталось|остался) (?P<count>\w+) эсмин\w*",
+     "{player} has {count} destroyers"),
+    (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") против эсминца (?P<owner>{NAME})',
+     "{player} plays {card} targeting {owner}'s destroyer"),
+]}
+
+
+#: The kinds of these steps' arguments (oracle.suite.arguments), where the name does not say.
+ARGUMENTS = {"faction": "faction", "tech": "technology", "laws": "laws", "law": "law",
+             "unit": "unit type", "tg": "choice", "pool": "choice", "speaker": "player",
+             "giver": "player", "receiver": "player", "_strategy_card.card": "strategy card"}
+KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references)}
+
+
 def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
     """What 'targeting ...' means in a TI4 play step (see docs/protocol.md)."""
     text = text.strip()
@@ -55,11 +95,7 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
         return {"card": m.group(1)}
     if re.fullmatch(NAME, text):
         return {"player": text}
-    raise ScenarioError(
-        f"cannot read the target {text!r}; write a player (Bob), a unit (Bob's destroyer), "
-        'a law (the law "Minister of Commerce"), a number of trade goods (2 trade goods) '
-        'or a card being played ("Lucky Shot")'
-    )
+    raise ScenarioError(f"cannot read the target {text!r}; write {TARGET_GRAMMAR}")
 
 
 # -- Given ---------------------------------------------------------------------------
@@ -69,6 +105,10 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
 @requires(lambda world, faction, **_: [f"ti4/faction/{faction}"] if faction in RULED_FACTIONS
           else [])
 def _faction(oracle_world: ScenarioWorld, player: str, faction: str) -> None:
+    """A player's faction (named by its short name).
+
+    Example: Given Alice is the Yssaril player
+    """
     if faction in RULED_FACTIONS:
         oracle_world.require(f"ti4/faction/{faction}")
     oracle_world.player(player)["faction"] = faction
@@ -78,6 +118,10 @@ def _faction(oracle_world: ScenarioWorld, player: str, faction: str) -> None:
 @requires(lambda world, tech, **_: [f"ti4/technology/{tech}"] if tech in RULED_TECHNOLOGIES
           else [])
 def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
+    """A technology a player owns.
+
+    Example: Given Alice has researched "Neural Motivator"
+    """
     if tech in RULED_TECHNOLOGIES:
         oracle_world.require(f"ti4/technology/{tech}")
     oracle_world.player(player).setdefault("technologies", []).append(tech)
@@ -88,6 +132,13 @@ def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
           else ["ti4/units"] if unit else [])
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
                  tg: str | None, unit: str | None) -> None:
+    """A count a player has: command tokens in a pool, trade goods, or units of a type (Bob's 2
+    dreadnoughts are then "Bob's dreadnought" and "Bob's dreadnought 2").
+
+    Example: Given Bob has 2 command tokens in his tactic pool
+    Example: Given Alice has 3 trade goods
+    Example: Given Bob has 2 dreadnoughts
+    """
     n = parse_count(count)
     entry = oracle_world.player(player)
     if pool:
@@ -106,12 +157,20 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str
 
 @given(parsers.re(rf"(?P<player>{NAME}) is the speaker"))
 def _speaker(oracle_world: ScenarioWorld, player: str) -> None:
+    """Who holds the speaker token.
+
+    Example: Given Alice is the speaker
+    """
     oracle_world.player(player)
     oracle_world.given()["speaker"] = player
 
 
 @given(parsers.re(r"the initiative order is (?P<names>.+)"))
 def _initiative(oracle_world: ScenarioWorld, names: str) -> None:
+    """The initiative order of the round (it orders the status phase's draw).
+
+    Example: Given the initiative order is Alice, Bob and Carol
+    """
     order = parse_names(names)
     for name in order:
         oracle_world.player(name)
@@ -120,12 +179,20 @@ def _initiative(oracle_world: ScenarioWorld, names: str) -> None:
 
 @given(parsers.re(rf"(?P<player>{NAME}) has the (?P<card>\w+) strategy card"))
 def _strategy_card(oracle_world: ScenarioWorld, player: str, card: str) -> None:
+    """A strategy card a player has picked.
+
+    Example: Given Alice has the Politics strategy card
+    """
     oracle_world.player(player).setdefault("strategy_cards", []).append(card)
 
 
 @given(parsers.re(r'the laws? (?P<laws>".+") (?:is|are) in play'))
 @requires(lambda world, **_: ["ti4/laws"])
 def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
+    """Laws in play.
+
+    Example: Given the law "Minister of Commerce" is in play
+    """
     oracle_world.require("ti4/laws")
     oracle_world.given().setdefault("laws", []).extend(parse_quoted(laws))
 
@@ -135,6 +202,10 @@ def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
 ))
 @requires(lambda world, **_: ["ti4/hand-limit"])
 def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> None:
+    """A game effect that changes one player's hand limit (2.4.1).
+
+    Example: Given Alice's hand limit is raised by 1 by a game effect
+    """
     oracle_world.require("ti4/hand-limit")
     delta = parse_count(n) * (1 if way == "raised" else -1)
     oracle_world.player(player)["hand_limit_modifier"] = delta
@@ -149,6 +220,12 @@ def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> N
 ))
 @requires(lambda world, **_: ["ti4/politics"])
 def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str | None) -> None:
+    """The Politics strategy card: the primary ability draws 2 action cards and names a new
+    speaker; the secondary spends a strategy-pool command token to draw 2.
+
+    Example: When Alice resolves the primary ability of Politics, choosing Bob as speaker
+    Example: When Bob resolves the secondary ability of Politics
+    """
     oracle_world.require("ti4/politics")
     action: dict[str, Any] = {"type": f"politics_{which}", "player": player}
     if which == "primary":
@@ -162,6 +239,10 @@ def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str
 @when('the status phase step "Draw Action Cards" is resolved')
 @requires(lambda world, **_: ["ti4/status-phase"])
 def _status_draw(oracle_world: ScenarioWorld) -> None:
+    """The status phase deals each player an action card, in initiative order.
+
+    Example: When the status phase step "Draw Action Cards" is resolved
+    """
     oracle_world.require("ti4/status-phase")
     oracle_world.act("the status phase draws action cards", {"type": "status_draw"})
 
@@ -172,6 +253,10 @@ def _status_draw(oracle_world: ScenarioWorld) -> None:
 @requires(lambda world, cards, **_: ["ti4/transactions", *named_cards(
     world, Pile(tuple(parse_cards(cards))))])
 def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -> None:
+    """One player gives action cards to another in a transaction.
+
+    Example: When Alice gives "Sabotage" to Bob in a transaction
+    """
     oracle_world.require("ti4/transactions")
     names = oracle_world.names(parse_cards(cards))
     oracle_world.act(f"{giver} gives {describe_cards(names)} to {receiver}",
@@ -184,6 +269,11 @@ def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -
 @then(parsers.re(COUNTER))
 def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
                    tg: str | None, unit: str | None) -> None:
+    """A count a player has, as the referee sees it.
+
+    Example: Then Bob has 0 destroyers
+    Example: Then Alice has 1 command token in her strategy pool
+    """
     want = parse_count(count)
     view = oracle_world.view(REFEREE)
     try:
@@ -203,6 +293,10 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: s
 
 @then(parsers.re(rf"(?P<player>{NAME}) is the speaker"))
 def _is_speaker(oracle_world: ScenarioWorld, player: str) -> None:
+    """Who holds the speaker token now.
+
+    Example: Then Bob is the speaker
+    """
     speaker = oracle_world.view(REFEREE).get("speaker")
     if speaker != player:
         raise RuleViolation(f"the speaker is {speaker!r}; expected {player}")
@@ -210,6 +304,10 @@ def _is_speaker(oracle_world: ScenarioWorld, player: str) -> None:
 
 @then(parsers.re(r'the law "(?P<law>[^"]+)" is (?P<neg>not )?in play'))
 def _law_in_play(oracle_world: ScenarioWorld, law: str, neg: str | None) -> None:
+    """Whether a law is in play.
+
+    Example: Then the law "Minister of Commerce" is not in play
+    """
     laws = oracle_world.view(REFEREE).get("laws", [])
     if (law in laws) == bool(neg):
         raise RuleViolation(f"laws in play: {laws or 'none'}; expected {law!r} "

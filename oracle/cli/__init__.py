@@ -115,8 +115,15 @@ def _parser() -> argparse.ArgumentParser:
     from oracle.cli import matrix
 
     matrix.add_parser(sub)
-    sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
-                   description="Every step a scenario can use, as a person would write it.")
+    steps = sub.add_parser(
+        "steps", help="the step reference for writing scenarios and rulings",
+        description="Every step a scenario can use, as a person would write it: the grammar "
+                    "of each argument, the values it may take (cards, windows, factions, "
+                    "...) and an example. docs/steps.md is this with --markdown.")
+    steps.add_argument("--game", action="append", default=[], metavar="ID",
+                       help="only this game's steps and values (repeatable; default: all)")
+    steps.add_argument("--markdown", action="store_true", help="write Markdown")
+    smoke_options["features"].add_to_cli(steps)
     from oracle.cli import capabilities, scaffold
 
     scaffold.add_parser(sub)
@@ -124,20 +131,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def list_steps() -> int:
-    """Print the step vocabulary, so a committee can write a ruling without reading Python."""
-    from oracle.suite.dsl import PILE_GRAMMAR
-    from oracle.suite.games import discover_games
-    from oracle.suite.vocabulary import every_step_module, vocabulary
+def list_steps(wanted: Sequence[str] = (), markdown: bool = False,
+               features: Sequence[str] = ()) -> int:
+    """Print the step reference, so a committee can write a ruling without reading Python."""
+    from pathlib import Path
 
-    print("<name> is a value, [..] optional, (a|b) a choice. Cards are quoted: \"Sabotage\".\n"
-          f"<pile>, <cards>: {PILE_GRAMMAR}.\n<names>: Alice, Bob and Carol.\n")
-    for module in every_step_module(discover_games().values()):
-        print(f"# {module.rsplit('.', 1)[-1]}")
-        for step in vocabulary((module,)).defs:
-            hint = f"\n         {step.doc}" if step.doc else ""
-            print(f"{(step.kind or 'step').capitalize():<6} {step.human}{hint}")
-        print()
+    from oracle.suite.catalog import CatalogFileError
+    from oracle.suite.games import bundled_features_dir, discover_games
+    from oracle.suite.reference import render_reference
+
+    try:
+        games = discover_games([bundled_features_dir(), *(Path(f) for f in features)])
+    except CatalogFileError as exc:
+        print(f"rules-oracle steps: {exc}", file=sys.stderr)
+        return 2
+    unknown = [g for g in wanted if g not in games]
+    if unknown:
+        print(f"rules-oracle steps: no game {', '.join(unknown)}; games: {', '.join(games)}",
+              file=sys.stderr)
+        return 2
+    chosen = [games[g] for g in wanted] if wanted else list(games.values())
+    print(render_reference(chosen, markdown), end="")
     return 0
 
 
@@ -232,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.command == "combine":
         return reports.run_combine(ns)
     if ns.command == "steps":
-        return list_steps()
+        return list_steps(ns.game, ns.markdown, ns.oracle_features)
     if ns.command == "selftest":
         from oracle.mutants.selftest import main as selftest_main
 

@@ -28,7 +28,7 @@ from oracle import options
 from oracle.report.matrix import EngineColumn, Matrix, build_matrix
 
 SHARED_OPTIONS = ("rule", "features", "seed", "timeout", "strict_protocol", "explore",
-                  "explore_examples")
+                  "explore_examples", "lang")
 """The run options that mean the same for every engine (an expectations file does not)."""
 
 ERROR_TAIL = 20
@@ -66,14 +66,17 @@ def _check_shared(ns: argparse.Namespace) -> list[tuple[str, str]]:
 
     from oracle.plugin.run import selected_rules
     from oracle.suite.games import bundled_features_dir, discover_games
+    from oracle.suite.lint import find_rulings
 
     roots = [bundled_features_dir(), *(Path(d).resolve() for d in ns.oracle_features)]
     games = discover_games(roots)
     try:
-        selected_rules(ns.oracle_rule, games)
+        rulings = find_rulings(games.values(), games)  # committee ids select too
+        selected_rules(ns.oracle_rule, games, rulings)
     except pytest.UsageError as exc:
         raise ValueError(str(exc).replace("--oracle-rule", "--rule")) from exc
-    return [(r.id, r.text) for g in games.values() for r in g.catalog.rules]
+    lang = getattr(ns, "oracle_lang", None)  # --lang: the rows in that language too
+    return [(r.id, r.text_in(lang)) for g in games.values() for r in g.catalog.rules]
 
 
 def run_engine(spec: str, shared: Sequence[str], out: Path) -> EngineColumn:

@@ -63,6 +63,8 @@ class FeatureFile(pytest.Module):
             setattr(module, ROUTES, routes_to(dispatch))
         names = test_names(path)  # over every scenario: a test's name (and seed) is the same
         for scenario in read_feature(path).scenarios:  # whatever the selection
+            if run.retired(scenario):
+                continue  # an official ruling retired it: shown in reports, never run
             if run.wants(scenario):  # not selected: no test to build (only to deselect)
                 setattr(module, names[scenario.name],
                         scenario_test(path, scenario.name, _finish))

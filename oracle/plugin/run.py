@@ -33,8 +33,9 @@ from oracle.report.write import OutputError, check_outputs, interrupted_path, wr
 from oracle.scenario.outcomes import EngineFault
 from oracle.suite.catalog import CatalogFileError
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
-from oracle.suite.games import Game, bundled_features_dir, discover_games
-from oracle.suite.lint import lint_games, rule_tags
+from oracle.suite.games import Game, bundled_features_dir, discover_games, features_note
+from oracle.suite.lint import check_suite, find_rulings, rule_tags
+from oracle.suite.rulings import Ruling, Rulings
 
 run_key = pytest.StashKey["OracleRun"]()
 order_key = pytest.StashKey[int]()
@@ -64,6 +65,8 @@ class OracleRun:
     require_coverage: float | None = None
     shard: tuple[int, int] | None = None
     all_games: bool = False
+    #: Show rule texts in this language where catalogs have it (``--lang ru``).
+    lang: str | None = None
     #: Every option's value by name, for the reproduce command of a failure.
     values: dict[str, Any] = field(default_factory=dict)
     #: False when plain pytest was pointed at other tests with the engine named only in the
@@ -82,6 +85,12 @@ class OracleRun:
     written: list[Path] = field(default_factory=list)
     _short_paths: dict[Path, str] = field(default_factory=dict)
     report: Report | None = None
+    #: Where the bundled features come from, when that is worth saying (a checkout's, and
+    #: the installed copy differs): shown in the header and the summary.
+    features_note: str = ""
+    #: The committee's rulings among the run's scenarios (read on every process: a worker
+    #: needs them to tell a probe, the controller to report them).
+    rulings: Rulings = field(default_factory=Rulings)
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> OracleRun | None:
@@ -97,6 +106,7 @@ class OracleRun:
         if values["explore_out"] and not values["explore"]:
             raise pytest.UsageError("--explore-out DIR writes exploration counterexamples, so "
                                     "it needs --explore; add --explore, or leave it out")
+        note = features_note()
         roots = [bundled_features_dir(), *(Path(d).resolve() for d in values["features"])]
         is_worker = hasattr(config, "workerinput")
         try:
@@ -110,21 +120,24 @@ class OracleRun:
                 _check_output_paths(config, outputs)
             shard = tuple(int(n) for n in values["shard"].split("/")) \
                 if values["shard"] else None
+            rulings = find_rulings(games.values(), games)
             run = cls(
                 spec=spec, games=games, roots=roots, seed=values["seed"],
-                selected=selected_rules(values["rule"], games), outputs=outputs,
+                selected=selected_rules(values["rule"], games, rulings), outputs=outputs,
+                rulings=rulings, features_note=note,
                 is_worker=is_worker, timeout=values["timeout"] or DEFAULT_TIMEOUT,
                 strict=_strict(values["strict_protocol"]),
                 strict_expectations=values["strict_expectations"],
                 explore=values["explore"], explore_examples=values["explore_examples"],
                 explore_out=values["explore_out"],
                 require_coverage=values["require_coverage"], shard=shard,  # type: ignore[arg-type]
-                all_games=values["all_games"], values=values,
+                all_games=values["all_games"], values=values, lang=values.get("lang"),
             )
             if values["expectations"]:
                 run.expectations = load_expectations(
                     Path(values["expectations"]),
-                    [i for g in games.values() for i in g.catalog.ids()])
+                    [i for g in games.values() for i in g.catalog.ids()]
+                    + sorted(rulings.added_ids()))
         except (EngineSpecError, CatalogFileError, ExpectationsError, OutputError) as exc:
             raise pytest.UsageError(str(exc)) from exc
         return run
@@ -199,6 +212,15 @@ class OracleRun:
                             return True
         return False
 
+    def ruling_of(self, path: Path, name: str) -> Ruling | None:
+        """The ruling a scenario (feature file, name) belongs to, if any."""
+        return self.rulings.of_test(path, name)
+
+    def retired(self, scenario: ScenarioDoc) -> bool:
+        """Whether an official ruling retires (or replaces) this scenario: it does not run."""
+        game = self.game_of(scenario.path)
+        return game is not None and self.rulings.retired(scenario, game.id) is not None
+
     def game_of(self, path: Path) -> Game | None:
         """The game whose folders hold a feature file."""
         for game in self.games.values():
@@ -207,10 +229,12 @@ class OracleRun:
         return None
 
     def short_path(self, path: Path) -> str:
-        """A feature file's path as reports show it: from its features root."""
+        """A feature file's path as reports show it: from its features root, or from the
+        current folder when it is under it (a committee's folder), else in full."""
         shown = self._short_paths.get(path)
         if shown is None:
-            shown = str(path)
+            here = Path.cwd()
+            shown = str(path.relative_to(here)) if path.is_relative_to(here) else str(path)
             for game in self.games.values():
                 if path.is_relative_to(game.folder.parent):
                     shown = str(path.relative_to(game.folder.parent))
@@ -220,15 +244,19 @@ class OracleRun:
 
     def header(self) -> str:
         shard = f", shard {self.shard[0]}/{self.shard[1]}" if self.shard else ""
+        note = f"\nrules-oracle: {self.features_note}" if self.features_note else ""
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
-                f"{self.seed}{shard} ({time.strftime('%Y-%m-%d')})")
+                f"{self.seed}{shard} ({time.strftime('%Y-%m-%d')}){note}")
 
     def selected_games(self) -> list[Game]:
         """The games a --rule selects (every game without one): only their feature files
         are checked and collected, and only they are explored."""
         if self.selected is None:
             return list(self.games.values())
-        return [g for g in self.games.values() if set(g.catalog.ids()) & self.selected]
+        added = self.rulings.added_ids()
+        return [g for g in self.games.values()
+                if (set(g.catalog.ids()) | {i for i in added if i.startswith(f"{g.id}:")})
+                & self.selected]
 
     def report_games(self) -> list[Game]:
         """The games a report lists: the selected ones, or every game with --all-games."""
@@ -240,7 +268,9 @@ class OracleRun:
         """Refuse, before anything runs, a suite that would lose a rule silently."""
         if self.is_worker:
             return
-        problems, _ = lint_games(self.selected_games(), self.games)
+        checked = check_suite(self.selected_games(), self.games, self.wants)
+        self.rulings = checked.rulings
+        problems = checked.problems
         if problems:
             listing = "\n".join(str(p) for p in problems)
             raise pytest.UsageError(
@@ -270,7 +300,8 @@ class OracleRun:
                  if e.rule and e.scenario is None} if self.expectations else set()
         ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
                                         key=lambda pair: pair[0])]
-        report = build_report(catalogs, ordered, engine, self.selected, known)
+        report = build_report(catalogs, ordered, engine, self.selected, known, self.rulings,
+                              self.short_path, self.lang)
         self.report = dataclasses.replace(report, interrupted=self.interrupted,
                                           shard=self.shard)  # type: ignore[arg-type]
         return self.report
@@ -285,6 +316,8 @@ class OracleRun:
         terminalreporter.line(render_table(report, width, compact))
         for line in unsupported_summary(report, width):
             terminalreporter.line(line)
+        if self.features_note:
+            terminalreporter.line(self.features_note)
         stale = [r.id for r in report.rules if r.status == Status.XPASS]
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"
@@ -395,12 +428,15 @@ def _check_output_paths(config: pytest.Config, outputs: dict[str, Path]) -> None
     check_outputs(named)
 
 
-def selected_rules(wanted: list[str], games: dict[str, Game]) -> set[str] | None:
-    """The rule ids ``--rule`` selects (each id and its sub-rules, or a whole game), or None
-    for every rule; a ``pytest.UsageError`` for an id no catalog has."""
+def selected_rules(wanted: list[str], games: dict[str, Game], rulings: Rulings | None = None
+                   ) -> set[str] | None:
+    """The rule ids ``--rule`` selects (each id and its sub-rules, or a whole game, or a
+    committee namespace its rulings add), or None for every rule; a ``pytest.UsageError``
+    for an id no catalog has."""
     if not wanted:
         return None
     every = [rid for g in games.values() for rid in g.catalog.ids()]
+    every += sorted(rulings.added_ids()) if rulings else []
     selected: set[str] = set()
     for text in wanted:
         hits = [rid for rid in every

@@ -80,7 +80,8 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
     rule ids and statuses as properties pytest's own --junitxml writes, and make a failure
     read as the oracle's message rather than a traceback through pytest's internals."""
     if call.when == "call" or (call.when == "setup" and not report.passed):
-        verdict = expected(run, report, make_verdict(run, item, call))
+        verdict = make_verdict(run, item, call)
+        verdict = probed(report, verdict) if verdict.probe else expected(run, report, verdict)
         report.user_properties = [
             *report.user_properties, (USER_PROPERTY, json.dumps(verdict.to_json())),
             ("rule", " ".join(verdict.rules)), ("status", str(verdict.status))]
@@ -102,6 +103,17 @@ def failure_text(verdict: ScenarioVerdict) -> str:
     return f"{head}\n{body}"
 
 
+def probed(report: pytest.TestReport, verdict: ScenarioVerdict) -> ScenarioVerdict:
+    """A probe (a pending, disputed or superseded ruling's scenario) never fails the run:
+    pytest is told it is an expected failure, and the verdict keeps what happened (``fail``:
+    the engine disagrees with the ruling), for the ruling's row."""
+    if report.failed:
+        why = (f"probe: ruling {verdict.ruling} is not official, so the engine's "
+               f"{verdict.status} here fails nothing")
+        report.outcome, report.wasxfail = "skipped", why  # type: ignore[attr-defined]
+    return verdict
+
+
 def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
                  ) -> ScenarioVerdict:
     rules = rules_of(item)
@@ -121,6 +133,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
                        f"so this scenario's own check could not be trusted: {message}")
         if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
+    ruling = run.ruling_of(path, name)
     steps = tuple(StepResult(*entry) for entry in item.stash.get(steps_key, []))
     engine: dict[str, Any] = {}
     if world is not None:
@@ -131,6 +144,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         location=f"{run.short_path(path)}:{line}", message=message, duration=call.duration,
         engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
         choices=tuple(world.cards.choices) if world is not None else (), steps=steps,
+        ruling=ruling.id if ruling else None, probe=bool(ruling and ruling.probe),
     )
 
 

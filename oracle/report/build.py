@@ -1,23 +1,33 @@
 """Building a run's report: every rule of every catalog, joined to the scenario verdicts.
 
 Every rule of every catalog in the run appears, covered or not: a report that leaves out
-the rules nobody tested would read as a clean bill of health.
+the rules nobody tested would read as a clean bill of health. A committee's rulings appear
+as rows under the rule they refine (an official ruling counts like the rule's own scenarios;
+a probe is shown with whether the engine agrees, and counts for nothing), the scenarios they
+retire are shown with the reason, and the rule ids they add follow their game's catalog.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from oracle.report.model import (
     Report,
+    RetiredScenario,
     RuleResult,
+    RulingResult,
     ScenarioResult,
     ScenarioVerdict,
     Status,
     summarise,
 )
-from oracle.suite.catalog import Catalog
+from oracle.suite.catalog import Catalog, Rule
+
+if TYPE_CHECKING:
+    from oracle.suite.rulings import Ruling, Rulings
 
 NOT_SELECTED = "not selected in this run"
 """The reason an uncovered rule gives when the run's --rule left it out."""
@@ -55,35 +65,93 @@ def build_report(
     engine: Mapping[str, Any],
     selected: set[str] | None = None,
     expected_to_fail: set[str] | None = None,
+    rulings: Rulings | None = None,
+    locate: Callable[[Path], str] = str,
+    lang: str | None = None,
 ) -> Report:
-    """Join verdicts to catalog rules; every catalog rule gets a result.
+    """Join verdicts to catalog rules (and the rules rulings add); every rule gets a result.
 
     ``expected_to_fail`` are rule ids an expectations file lists as known
-    failures: such a rule whose scenarios all pass now is ``xpass``.
+    failures: such a rule whose scenarios all pass now is ``xpass``. ``lang``: rule texts
+    in that language (and its numbering) where the catalog has them.
     """
     by_rule: dict[str, list[ScenarioResult]] = {}
+    by_ruling: dict[str, list[ScenarioResult]] = {}
     ran = set()
     for verdict in sorted(verdicts, key=lambda v: scenario_order(v.location, v.name, v.steps)):
         ran.add((verdict.location, verdict.name))
-        for rule_id in verdict.rules:
-            by_rule.setdefault(rule_id, []).append(ScenarioResult.of(verdict))
-        if verdict.status == Status.BLOCKED and verdict.blocked_by:
+        if verdict.ruling:
+            by_ruling.setdefault(verdict.ruling, []).append(ScenarioResult.of(verdict))
+        else:
+            for rule_id in verdict.rules:
+                by_rule.setdefault(rule_id, []).append(ScenarioResult.of(verdict))
+        if verdict.status == Status.BLOCKED and verdict.blocked_by and not verdict.probe:
             by_rule.setdefault(verdict.blocked_by, []).append(ScenarioResult.charge(verdict))
     results = []
     for catalog in catalogs:
-        for rule in catalog.rules:
-            scenarios = by_rule.get(rule.id, [])
-            status = rule_status(rule.testable, [v.status for v in scenarios])
-            reason = ""
+        added = rulings.added_rules(catalog.game) if rulings else []
+        for rule in (*catalog.rules, *added):
+            own = by_rule.get(rule.id, [])
+            refining = [ruling_result(r, by_ruling.get(r.id, []), locate)
+                        for r in (rulings.of_rule(rule.id) if rulings else [])]
+            counting = own + [s for r in refining if not r.probe for s in r.scenarios]
+            status = rule_status(rule.testable, [s.status for s in counting])
+            results.append(RuleResult(
+                rule.id, status, rule.text_in(lang), tuple(own),
+                _reason(rule, status, counting, refining, selected),
+                tuple(refining), _retired(rule, rulings, locate),
+                added_by=_declarer(rule, rulings)))
             if status == Status.PASS and expected_to_fail and rule.id in expected_to_fail:
-                status, reason = Status.XPASS, "listed as a known failure, but it passes now"
-            if status == Status.UNTESTABLE:
-                reason = rule.untestable_reason or ""
-            elif status == Status.UNCOVERED:
-                reason = (NOT_SELECTED if selected is not None
-                          and rule.id not in selected else scenarios[0].message
-                          if scenarios else "no scenario for it ran")
-            elif status == Status.UNSUPPORTED:
-                reason = scenarios[0].message
-            results.append(RuleResult(rule.id, status, rule.text, tuple(scenarios), reason))
+                results[-1] = replace(results[-1], status=Status.XPASS,
+                                      reason="listed as a known failure, but it passes now")
     return Report(dict(engine), tuple(results), summarise(results, len(ran)))
+
+
+def _reason(rule: Rule, status: Status, counting: list[ScenarioResult],
+            refining: list[RulingResult], selected: set[str] | None) -> str:
+    if status == Status.UNTESTABLE:
+        return rule.untestable_reason or ""
+    if status == Status.UNCOVERED:
+        if selected is not None and rule.id not in selected:
+            return NOT_SELECTED
+        if counting:  # explorations that never exercised it say why
+            return counting[0].message
+        if refining and all(r.probe for r in refining):
+            return "only rulings that are probes (pending, disputed or superseded) refine it"
+        return "no scenario for it ran"
+    if status == Status.UNSUPPORTED:
+        return counting[0].message
+    return ""
+
+
+def ruling_result(ruling: Ruling, scenarios: list[ScenarioResult],
+                  locate: Callable[[Path], str] = str) -> RulingResult:
+    """A ruling's row: its provenance, and its status from how its scenarios ran."""
+    return RulingResult(
+        ruling.id, rule_status(True, [s.status for s in scenarios]), str(ruling.standing),
+        ruling.refines,
+        ruling.source, ruling.date, ruling.authority, f"{locate(ruling.path)}:{ruling.line}",
+        ruling.superseded_by, tuple(scenarios))
+
+
+def _retired(rule: Rule, rulings: Rulings | None, locate: Callable[[Path], str]
+             ) -> tuple[RetiredScenario, ...]:
+    if rulings is None:
+        return ()
+    return tuple(RetiredScenario(t.scenario, _relocate(t.location, locate), t.by, t.reason,
+                                 t.replaced, t.effective)
+                 for ruling in sorted(rulings.by_id.values(), key=lambda r: r.id)
+                 for t in ruling.retires if rule.id in t.rules)
+
+
+def _relocate(location: str, locate: Callable[[Path], str]) -> str:
+    path, _, line = location.rpartition(":")
+    return f"{locate(Path(path))}:{line}" if path else location
+
+
+def _declarer(rule: Rule, rulings: Rulings | None) -> str | None:
+    """The ruling that adds a committee rule id: an official one if any, else the first."""
+    if rulings is None or rule.kind != "committee":
+        return None
+    adding = [r for r in rulings.of_rule(rule.id) if r.adds is not None]
+    return next((r.id for r in adding if not r.probe), adding[0].id if adding else None)

@@ -11,11 +11,19 @@ status is decided again from all of them, by the same function a run uses.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from oracle.report.build import rule_status, scenario_order
-from oracle.report.model import Report, RuleResult, Status, summarise
+from oracle.report.model import (
+    Report,
+    RuleResult,
+    RulingResult,
+    ScenarioResult,
+    Status,
+    summarise,
+)
 
 
 class CombineError(Exception):
@@ -57,13 +65,33 @@ def _check(reports: Sequence[tuple[str, Report]]) -> None:
                                "shards, or the report would pass rules nobody ran")
 
 
+def _ordered(scenarios: Iterable[ScenarioResult]) -> list[ScenarioResult]:
+    return sorted(scenarios, key=lambda s: scenario_order(s.location, s.name, s.steps))
+
+
+def _merge_rulings(rules: Sequence[RuleResult]) -> list[RulingResult]:
+    """A rule's rulings, each with its scenarios from every shard and its status decided
+    again from all of them."""
+    by_id: dict[str, list[RulingResult]] = {}
+    for rule in rules:
+        for ruling in rule.rulings:
+            by_id.setdefault(ruling.id, []).append(ruling)
+    merged = []
+    for parts in by_id.values():
+        scenarios = _ordered(s for g in parts for s in g.scenarios)
+        merged.append(replace(parts[0], status=rule_status(True, [s.status for s in scenarios]),
+                              scenarios=tuple(scenarios)))
+    return merged
+
+
 def _merge_rule(rules: Sequence[RuleResult]) -> RuleResult:
     first = rules[0]
-    scenarios = sorted((s for r in rules for s in r.scenarios),
-                       key=lambda s: scenario_order(s.location, s.name, s.steps))
+    scenarios = _ordered(s for r in rules for s in r.scenarios)
+    rulings = _merge_rulings(rules)
     if first.status == Status.UNTESTABLE:
         return first
-    status = rule_status(True, [s.status for s in scenarios])
+    counting = scenarios + [s for g in rulings if not g.probe for s in g.scenarios]
+    status = rule_status(True, [s.status for s in counting])
     reasons = [r.reason for r in rules]
     reason = ""
     if status == Status.PASS and any(r.status == Status.XPASS for r in rules):
@@ -72,8 +100,9 @@ def _merge_rule(rules: Sequence[RuleResult]) -> RuleResult:
     elif status == Status.UNCOVERED:
         reason = next((r for r in reasons if r), "no scenario for it ran")
     elif status == Status.UNSUPPORTED:
-        reason = scenarios[0].message
-    return RuleResult(first.id, status, first.text, tuple(scenarios), reason)
+        reason = counting[0].message
+    return RuleResult(first.id, status, first.text, tuple(scenarios), reason, tuple(rulings),
+                      first.retired, first.added_by)
 
 
 def combine(reports: Sequence[tuple[str, Report]]) -> Report:
@@ -88,6 +117,7 @@ def combine(reports: Sequence[tuple[str, Report]]) -> Report:
         for game, info in report.engine.get("games", {}).items():
             games.setdefault(game, info)
     engine = {**first.engine, "games": dict(sorted(games.items()))}
-    scenarios = {(s.location, s.name) for r in rules for s in r.scenarios}
+    scenarios = {(s.location, s.name) for r in rules
+                 for s in (*r.scenarios, *(x for g in r.rulings for x in g.scenarios))}
     return Report(engine, rules, summarise(rules, len(scenarios)),
                   interrupted=any(r.interrupted for _, r in reports))

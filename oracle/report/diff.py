@@ -24,14 +24,18 @@ from oracle.report.model import FAILING, Report, Status
 class Change:
     """One rule or scenario whose status differs between the two reports."""
 
-    kind: str  # "rule" or "scenario"
+    kind: str  # "rule", "ruling" or "scenario"
     rule: str
     name: str  # the scenario's name; the rule id again for a rule
     old: Status | None  # None: not in the old report
     new: Status | None  # None: not in the new report
+    #: A ruling that is not official (pending, disputed, superseded): it never regresses.
+    probe: bool = False
 
     @property
     def category(self) -> str:
+        if self.probe and self.new in FAILING:
+            return "changed" if self.old is not None else "appeared"
         if self.old is None:
             return "regressed" if self.new in FAILING else "appeared"
         if self.new is None:
@@ -43,7 +47,9 @@ class Change:
         return "changed"
 
     def __str__(self) -> str:
-        what = self.rule if self.kind == "rule" else f"{self.rule} scenario {self.name!r}"
+        what = self.rule if self.kind == "rule" else (
+            f"ruling {self.name}{' (a probe)' if self.probe else ''}" if self.kind == "ruling"
+            else f"{self.rule} scenario {self.name!r}")
         return f"{what}: {self.old or '(absent)'} -> {self.new or '(absent)'}"
 
 
@@ -89,6 +95,14 @@ def diff_reports(old: Report, new: Report) -> ReportDiff:
         before, after = old_rules.get(rid), new_rules.get(rid)
         if before != after:
             changes.append(Change("rule", rid, rid, before, after))
+    old_rulings = {g.id: (r.id, g.status, g.probe) for r in old.rules for g in r.rulings}
+    new_rulings = {g.id: (r.id, g.status, g.probe) for r in new.rules for g in r.rulings}
+    for gid in [*new_rulings, *(g for g in old_rulings if g not in new_rulings)]:
+        before, after = old_rulings.get(gid), new_rulings.get(gid)
+        if (before and before[1]) != (after and after[1]):
+            rule, _, probe = after or before  # type: ignore[misc]
+            changes.append(Change("ruling", rule, gid, before[1] if before else None,
+                                  after[1] if after else None, probe))
     old_scen, new_scen = dict(_scenarios(old)), dict(_scenarios(new))
     for key in [*new_scen, *(k for k in old_scen if k not in new_scen)]:
         before, after = old_scen.get(key), new_scen.get(key)

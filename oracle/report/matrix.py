@@ -62,6 +62,10 @@ class RuleRow:
 
     id: str
     text: str = ""
+    #: A committee's ruling (``ti4:2.6.2/r1``), shown under the rule it refines: its cells
+    #: say whether each engine agrees with it, and a probe's do not count in an engine's
+    #: tally.
+    ruling: bool = False
 
     @property
     def game(self) -> str:
@@ -98,6 +102,14 @@ class Matrix:
     def cell(self, row: RuleRow, column: EngineColumn) -> Cell:
         if column.report is None:
             return Cell(Status.ERROR, reason=column.error or "the engine's run gave no report")
+        if row.ruling:
+            ruling = column.report.ruling(row.id)
+            if ruling is None:
+                return Cell(Status.UNCOVERED, reason=NOT_IN_REPORT)
+            return Cell(ruling.status,
+                        sum(1 for s in ruling.scenarios if s.status == Status.PASS),
+                        sum(1 for s in ruling.scenarios if s.status in FAILING),
+                        len(ruling.scenarios), f"{ruling.status_text}: {ruling.agreement}")
         rule = column.report.rule(row.id)
         if rule is None:
             return Cell(Status.UNCOVERED, reason=NOT_IN_REPORT)
@@ -116,6 +128,8 @@ class Matrix:
         """Counts per status over the matrix's rows for one engine (zeros left out)."""
         counts: dict[str, int] = {}
         for row in self.rows:
+            if row.ruling:
+                continue  # rules only: a ruling's verdict is already in its rule's
             status = str(self.cell(row, column).status)
             counts[status] = counts.get(status, 0) + 1
         return counts
@@ -128,6 +142,7 @@ class Matrix:
             "version": MATRIX_VERSION,
             "engines": [c.to_json() for c in self.columns],
             "rules": [{"id": r.id, "game": r.game, "text": r.text,
+                       **({"ruling": True} if r.ruling else {}),
                        "cells": [c.to_json() for c in self.cells(r)]} for r in self.rows],
         }
 
@@ -136,7 +151,8 @@ class Matrix:
         """The matrix a JSON document describes; its cells are derived again from the
         embedded reports (the ``cells`` in the file are for readers without this code)."""
         return cls(tuple(EngineColumn.from_json(c) for c in data.get("engines", [])),
-                   tuple(RuleRow(r["id"], r.get("text", "")) for r in data.get("rules", [])))
+                   tuple(RuleRow(r["id"], r.get("text", ""), bool(r.get("ruling", False)))
+                         for r in data.get("rules", [])))
 
 
 def build_matrix(columns: Sequence[EngineColumn],
@@ -144,11 +160,18 @@ def build_matrix(columns: Sequence[EngineColumn],
     """Rows: the catalog's rules (``(id, text)``, so even a matrix of failed runs lists
     them), then any rule a report adds, in the order first seen."""
     texts: dict[str, str] = dict(catalog_rules)
+    rulings: dict[str, dict[str, str]] = {}  # rule id -> ruling id -> text
     for column in columns:
         for rule in column.report.rules if column.report else ():
             if not texts.get(rule.id):
                 texts[rule.id] = rule.text
-    return Matrix(tuple(columns), tuple(RuleRow(i, t) for i, t in texts.items()))
+            for g in rule.rulings:
+                rulings.setdefault(rule.id, {}).setdefault(
+                    g.id, f"ruling, {g.status_text}: {g.provenance()}")
+    rows = [row for i, t in texts.items() for row in (
+        RuleRow(i, t), *(RuleRow(g, text, ruling=True)
+                         for g, text in rulings.get(i, {}).items()))]
+    return Matrix(tuple(columns), tuple(rows))
 
 
 def matrix_counts(matrix: Matrix, column: EngineColumn, sep: str = ", ") -> str:

@@ -90,6 +90,10 @@ class ScenarioVerdict:
     #: Exploration only: how many explored states (after a setup or a move) exercised the
     #: invariant; 0 makes it ``uncovered``, whatever else happened.
     exercised: int | None = None
+    #: The ruling this scenario belongs to (``ti4:2.6.2/r1``), if it is one.
+    ruling: str | None = None
+    #: A pending, disputed or superseded ruling's scenario: never fails the run.
+    probe: bool = False
 
     def to_json(self) -> dict[str, Any]:
         # Field by field (``asdict`` deep-copies every value; each scenario pays for this).
@@ -113,6 +117,7 @@ class ScenarioVerdict:
             blocked_by=data.get("blocked_by"), choices=tuple(data.get("choices", ())),
             exercised=data.get("exercised"),
             steps=tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
+            ruling=data.get("ruling"), probe=bool(data.get("probe", False)),
         )
 
 
@@ -175,28 +180,139 @@ class ScenarioResult:
 
 
 @dataclass(frozen=True)
+class RetiredScenario:
+    """A scenario a ruling retires (it no longer runs) or replaces (the ruling runs instead);
+    a probe's retirement is shown, not applied (``effective`` False)."""
+
+    name: str
+    location: str
+    by: str  # the ruling's id
+    reason: str
+    replaced: bool = False
+    effective: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "location": self.location, "by": self.by,
+                "reason": self.reason, "replaced": self.replaced, "effective": self.effective}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RetiredScenario:
+        return cls(data["name"], data.get("location", ""), data["by"], data.get("reason", ""),
+                   bool(data.get("replaced", False)), bool(data.get("effective", True)))
+
+
+PROBE_STANDINGS = ("pending", "disputed", "superseded")
+"""Standings of a ruling that make it a probe: shown with whether the engine agrees, never
+counted towards its rule nor failing a run."""
+
+
+@dataclass(frozen=True)
+class RulingResult:
+    """A ruling's row under its rule: its provenance and standing, and how its scenarios ran
+    (``pass``: the engine agrees with the ruling)."""
+
+    id: str
+    status: Status
+    standing: str  # official | pending | disputed | superseded
+    refines: str
+    source: str
+    date: str
+    authority: str
+    location: str = ""
+    superseded_by: str | None = None
+    scenarios: tuple[ScenarioResult, ...] = ()
+
+    @property
+    def probe(self) -> bool:
+        return self.standing in PROBE_STANDINGS
+
+    @property
+    def status_text(self) -> str:
+        """The ruling's ``Status:`` line: ``official``, ``superseded by ID``, ..."""
+        return f"superseded by {self.superseded_by}" if self.superseded_by else self.standing
+
+    @property
+    def agreement(self) -> str:
+        """What the status says of the engine and the ruling, in a committee's words."""
+        return {Status.PASS: "the engine agrees", Status.FAIL: "the engine disagrees",
+                Status.ERROR: "the engine errored", Status.BLOCKED: "blocked by another rule",
+                Status.UNSUPPORTED: "the engine cannot play it",
+                Status.XFAIL: "a known failure", Status.XPASS: "a known failure that passes",
+                Status.UNCOVERED: "not run"}.get(self.status, str(self.status))
+
+    def provenance(self) -> str:
+        """``source, date, authority``: one line for tables."""
+        return f"{self.source}; {self.date}; {self.authority}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "status": str(self.status), "standing": self.standing,
+                "probe": self.probe, "refines": self.refines,
+                "provenance": {"source": self.source, "date": self.date,
+                               "authority": self.authority, "status": self.status_text},
+                "location": self.location,
+                **({"superseded_by": self.superseded_by} if self.superseded_by else {}),
+                "scenarios": [s.to_json() for s in self.scenarios]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RulingResult:
+        given = data.get("provenance", {})
+        return cls(data["id"], Status(data["status"]), data.get("standing", "official"),
+                   data.get("refines", ""), given.get("source", ""), given.get("date", ""),
+                   given.get("authority", ""), data.get("location", ""),
+                   data.get("superseded_by"),
+                   tuple(ScenarioResult.from_json(s) for s in data.get("scenarios", [])))
+
+
+@dataclass(frozen=True)
 class RuleResult:
-    """One rule's status in a run and the scenarios that decided it."""
+    """One rule's status in a run and the scenarios that decided it.
+
+    ``scenarios`` are the rule's own (and failures charged to it); ``rulings`` are the
+    committee's rulings that refine it, each with its own scenarios: an official ruling's
+    count towards the rule's status, a probe's do not.
+    """
 
     id: str
     status: Status
     text: str
     scenarios: tuple[ScenarioResult, ...] = ()
     reason: str = ""
+    rulings: tuple[RulingResult, ...] = ()
+    retired: tuple[RetiredScenario, ...] = ()
+    #: A rule id a committee added (not in the catalog): the ruling that declares it.
+    added_by: str | None = None
 
     def count(self, *statuses: Status) -> int:
         return sum(1 for s in self.scenarios if s.status in statuses)
 
+    def tally(self) -> dict[str, int]:
+        """How many of its own scenarios and of its rulings pass, of how many."""
+        return {"scenarios_passed": self.count(Status.PASS),
+                "scenarios": len(self.scenarios),
+                "rulings_passed": sum(1 for r in self.rulings if r.status == Status.PASS),
+                "rulings": len(self.rulings)}
+
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "status": str(self.status), "text": self.text,
-                **({"reason": self.reason} if self.reason else {}),
-                "scenarios": [s.to_json() for s in self.scenarios]}
+        data: dict[str, Any] = {
+            "id": self.id, "status": str(self.status), "text": self.text,
+            **({"reason": self.reason} if self.reason else {}),
+            "scenarios": [s.to_json() for s in self.scenarios]}
+        if self.rulings or self.retired or self.added_by:
+            data["tally"] = self.tally()
+            data["rulings"] = [r.to_json() for r in self.rulings]
+            data["retired"] = [r.to_json() for r in self.retired]
+        if self.added_by:
+            data["added_by"] = self.added_by
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RuleResult:
         return cls(data["id"], Status(data["status"]), data.get("text", ""),
                    tuple(ScenarioResult.from_json(s) for s in data.get("scenarios", [])),
-                   data.get("reason", ""))
+                   data.get("reason", ""),
+                   tuple(RulingResult.from_json(r) for r in data.get("rulings", [])),
+                   tuple(RetiredScenario.from_json(r) for r in data.get("retired", [])),
+                   data.get("added_by"))
 
 
 @dataclass(frozen=True)
@@ -218,6 +334,10 @@ class Report:
 
     def rule(self, rule_id: str) -> RuleResult | None:
         return next((r for r in self.rules if r.id == rule_id), None)
+
+    def ruling(self, ruling_id: str) -> RulingResult | None:
+        """A committee's ruling by its id (``ti4:2.6.2/r1``), under whichever rule."""
+        return next((g for r in self.rules for g in r.rulings if g.id == ruling_id), None)
 
     def to_json(self) -> dict[str, Any]:
         """The report as data; ``interrupted`` comes first, so that a partial report says
@@ -243,11 +363,19 @@ TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Stat
 
 
 def summarise(rules: Iterable[RuleResult], scenarios: int) -> dict[str, int]:
-    """Counts per rule status (every status, zeros included), the rules and the scenarios."""
+    """Counts per rule status (every status, zeros included), the rules and the scenarios;
+    with rulings, how many there are, how many are probes, and how many of those the engine
+    agrees with."""
     rules = list(rules)
     summary = {str(s): sum(1 for r in rules if r.status == s) for s in RULE_STATUSES}
     summary["rules"] = len(rules)
     summary["scenarios"] = scenarios
+    rulings = [g for r in rules for g in r.rulings]
+    if rulings:
+        summary["rulings"] = len(rulings)
+        summary["probes"] = sum(1 for g in rulings if g.probe)
+        summary["probes_agreeing"] = sum(1 for g in rulings if g.probe
+                                         and g.status == Status.PASS)
     return summary
 
 

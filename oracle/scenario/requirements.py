@@ -47,7 +47,8 @@ def needs(world: ScenarioWorld, steps: Sequence[tuple[str, str]]) -> list[str]:
     """Every capability the steps ``(kind, text)`` declare they need, in order, once each."""
     words = vocabulary_for(world.game)
     found: list[str] = []
-    for kind, text in steps:
+    for kind, written in steps:
+        text = words.english(written)  # a step in another language: the English it means
         for step in words.match(kind, text)[:1]:
             compute = getattr(step.function, ATTRIBUTE, None)
             if compute is not None:

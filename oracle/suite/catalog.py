@@ -36,6 +36,17 @@ class Rule:
     source: str = ""
     translation: str | None = None
     remark: str | None = None
+    #: The translation's language and its own number there (``ru``, ``28.4``).
+    translation_lang: str | None = None
+    translation_ref: str | None = None
+
+    def text_in(self, lang: str | None) -> str:
+        """The rule's text in a language the catalog has it in, with the number it has
+        there (``28.4 У каждого игрока ...``); else the text of the rules source."""
+        if lang and lang == self.translation_lang and self.translation:
+            return f"{self.translation_ref} {self.translation}" if self.translation_ref \
+                else self.translation
+        return self.text
 
     @property
     def id(self) -> str:
@@ -88,6 +99,10 @@ def load_catalog(path: Path) -> Catalog:
                 untestable_reason=entry.get("untestable_reason"),
                 source=str(entry.get("source", "")),
                 translation=translation.get("text") if isinstance(translation, dict) else None,
+                translation_lang=translation.get("lang") if isinstance(translation, dict)
+                else None,
+                translation_ref=str(translation["ref"]) if isinstance(translation, dict)
+                and translation.get("ref") else None,
                 remark=entry.get("remark"),
             )
         )

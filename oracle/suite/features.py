@@ -12,6 +12,7 @@ step before them).
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,6 +61,11 @@ class ScenarioDoc:
     outline: bool = False  # a Scenario Outline (steps hold <placeholders>)
     #: An outline's example rows, each a mapping of placeholder to value.
     examples: tuple[tuple[tuple[str, str], ...], ...] = ()
+    #: The lines of the scenario's and its rule's descriptions (for keyed lines' locations).
+    description_line: int = 0
+    rule_line: int = 0
+    rule_description_line: int = 0
+    language: str = "en"
 
     @property
     def tag_names(self) -> tuple[str, ...]:
@@ -78,11 +84,43 @@ class ScenarioDoc:
 
     def description_value(self, key: str) -> str | None:
         """The value of a ``Key: value`` line of the scenario's description, if any."""
-        for line in self.description.splitlines():
-            name, sep, value = line.strip().partition(":")
-            if sep and name.strip().lower() == key.lower():
-                return value.strip()
+        for line in keyed_lines(self.description, self.description_line):
+            if line.key.lower() == key.lower():
+                return line.value
         return None
+
+    def keyed(self) -> tuple[KeyedLine, ...]:
+        """Every ``Key: value`` line of the rule's description, then of the scenario's: what
+        a scenario says about itself (a twin, a ruling's provenance) and inherits."""
+        return (*keyed_lines(self.rule_description, self.rule_description_line, "rule"),
+                *keyed_lines(self.description, self.description_line))
+
+
+@dataclass(frozen=True)
+class KeyedLine:
+    """A ``Key: value`` line of a description, and where it is."""
+
+    key: str
+    value: str
+    line: int
+    #: "rule" for a line of the Rule: block's description, "scenario" for the scenario's.
+    where: str = "scenario"
+
+
+_KEY = re.compile(r"^\s*(?P<key>[^\W\d][\w -]{0,40}?)\s*:\s*(?P<value>.*?)\s*$")
+
+
+def keyed_lines(description: str, first_line: int = 0, where: str = "scenario"
+                ) -> tuple[KeyedLine, ...]:
+    """The ``Key: value`` lines of a description; ``first_line`` is the file line of its first
+    line (0 when unknown)."""
+    out = []
+    for offset, text in enumerate(description.splitlines()):
+        m = _KEY.match(text)
+        if m and not m["value"].startswith("//"):  # "https://..." alone is no key
+            out.append(KeyedLine(m["key"].strip(), m["value"],
+                                 first_line + offset if first_line else 0, where))
+    return tuple(out)
 
 
 def _fill(text: str, values: dict[str, str]) -> str:
@@ -114,6 +152,7 @@ def _read(path: Path, size: int, mtime: int) -> FeatureDoc:
         raise FeatureSyntaxError(path, exc.line, exc.line_content,
                                  f"the feature file does not parse: {exc.message}") from exc
     feature = doc.feature
+    lines = path.read_text(encoding="utf-8").splitlines()
     scenarios: list[ScenarioDoc] = []
     background: tuple[StepLine, ...] = ()
     feature_tags = _tags(feature.tags)
@@ -121,7 +160,8 @@ def _read(path: Path, size: int, mtime: int) -> FeatureDoc:
         if child.background:
             background = _steps(child.background.steps)
         if child.scenario:
-            scenarios.append(_scenario(path, child.scenario, feature_tags, background))
+            scenarios.append(_scenario(path, child.scenario, feature_tags, background,
+                                       lines=lines, language=feature.language))
         if child.rule:
             rule = child.rule
             rule_background = background
@@ -131,7 +171,9 @@ def _read(path: Path, size: int, mtime: int) -> FeatureDoc:
                 if sub.scenario:
                     scenarios.append(_scenario(
                         path, sub.scenario, feature_tags + _tags(rule.tags), rule_background,
-                        rule=rule.name, rule_description=rule.description))
+                        rule=rule.name, rule_description=rule.description,
+                        rule_line=rule.location.line, lines=lines,
+                        language=feature.language))
     return FeatureDoc(path, feature.name, feature.language, feature.description,
                       tuple(scenarios))
 
@@ -148,11 +190,24 @@ def _steps(steps: list, kind: str = "given") -> tuple[StepLine, ...]:
     return tuple(out)
 
 
+def _description_line(lines: list[str], keyword_line: int, description: str) -> int:
+    """The file line of a description's first line: the first non-blank after its keyword."""
+    if not description:
+        return 0
+    for number in range(keyword_line + 1, len(lines) + 1):
+        if lines[number - 1].strip():
+            return number
+    return 0
+
+
 def _scenario(path: Path, scenario: object, inherited: tuple[TagLine, ...],
               background: tuple[StepLine, ...], *, rule: str = "",
-              rule_description: str = "") -> ScenarioDoc:
+              rule_description: str = "", rule_line: int = 0, lines: list[str] | None = None,
+              language: str = "en") -> ScenarioDoc:
     s = scenario  # a pytest_bdd.gherkin_parser.Scenario
     own = _steps(s.steps)  # type: ignore[attr-defined]
+    lines = lines or []
+    line = s.location.line  # type: ignore[attr-defined]
     return ScenarioDoc(
         name=s.name, path=path, line=s.location.line,  # type: ignore[attr-defined]
         tags=inherited + _tags(s.tags), steps=background + own,  # type: ignore[attr-defined]
@@ -160,6 +215,10 @@ def _scenario(path: Path, scenario: object, inherited: tuple[TagLine, ...],
         rule_description=rule_description,
         outline=bool(s.examples),  # type: ignore[attr-defined]
         examples=_examples(s.examples),  # type: ignore[attr-defined]
+        description_line=_description_line(lines, line, s.description),  # type: ignore[attr-defined]
+        rule_line=rule_line,
+        rule_description_line=_description_line(lines, rule_line, rule_description),
+        language=language or "en",
     )
 
 

@@ -12,14 +12,18 @@ import dataclasses
 import functools
 import importlib
 import importlib.resources
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
 from oracle.suite.yamlfiles import read_yaml
+
+if TYPE_CHECKING:
+    from oracle.suite.facts import Facts
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,8 @@ class Game:
     plays_file: str | None = None
     #: Refuse scenarios that expect a rejection without a twin (``twins: required``).
     twins_required: bool = False
+    #: A YAML file of what scenarios may name, by kind (``oracle.suite.facts``).
+    facts_file: str | None = None
 
     @functools.cached_property
     def catalog(self) -> Catalog:
@@ -58,6 +64,13 @@ class Game:
             return {}
         data = read_yaml(self.folder / self.cards_file)
         return dict(data.get("decks", {}))
+
+    @functools.cached_property
+    def facts(self) -> Facts:
+        """What this game's scenarios may name (cards, decks, windows, laws, ...)."""
+        from oracle.suite.facts import load_facts
+
+        return load_facts(self)
 
     def concept_rule(self, concept: str) -> str | None:
         """The rule id (``game:id``) that states a concept, or None if the game has none."""
@@ -100,9 +113,61 @@ class Game:
         return [f for folder in folders for f in sorted(folder.rglob("*.feature"))]
 
 
-def bundled_features_dir() -> Path:
-    """Where the bundled features live, installed or in a source checkout."""
+def installed_features_dir() -> Path:
+    """Where the features of the installed package live (the checkout itself when the
+    package is installed in editable mode)."""
     return Path(str(importlib.resources.files("oracle.features")))
+
+
+def checkout_features_dir(start: Path | None = None) -> Path | None:
+    """The ``features/`` of a rules-oracle source checkout holding ``start`` (default: the
+    current folder), or None when it is not inside one."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        project = folder / "pyproject.toml"
+        if (folder / "features").is_dir() and project.is_file() and re.search(
+                r'^name\s*=\s*"rules-oracle"', project.read_text(encoding="utf-8"), re.M):
+            return folder / "features"
+    return None
+
+
+def bundled_features_dir() -> Path:
+    """The bundled features a run uses: a source checkout's own when run from inside one.
+
+    Why: after ``pip install .`` the installed copy of ``features/`` is a snapshot, and a
+    committee editing the checkout's feature files would otherwise run the old ones without
+    a word. ``features_note`` says when the two differ.
+    """
+    checkout = checkout_features_dir()
+    return checkout if checkout is not None else installed_features_dir()
+
+
+def features_note() -> str:
+    """What a run should say about where its bundled features come from: nothing when they
+    are the installed package's, else the checkout's and which installed files differ."""
+    installed = installed_features_dir().resolve()
+    checkout = checkout_features_dir()
+    if checkout is None or checkout.resolve() == installed:
+        return ""
+    differ = _differing(installed, checkout)
+    if not differ:
+        return f"features from the checkout {checkout} (the installed copy is the same)"
+    shown = ", ".join(differ[:4]) + (f" and {len(differ) - 4} more" if len(differ) > 4 else "")
+    return (f"features from the checkout {checkout}, not the installed copy at {installed}, "
+            f"which differs in {len(differ)} file(s): {shown}; 'pip install .' again to "
+            "update it")
+
+
+def _differing(installed: Path, checkout: Path) -> list[str]:
+    """The feature and data files (the package's data patterns) that differ between two
+    feature folders, or are in only one of them."""
+    def files(root: Path) -> dict[str, bytes]:
+        return {str(p.relative_to(root)): p.read_bytes() for pattern in ("*/*.feature",
+                                                                           "*/*.yaml")
+                for p in root.glob(pattern)}
+
+    a, b = files(installed), files(checkout)
+    return sorted(name for name in a.keys() | b.keys() if a.get(name) != b.get(name))
 
 
 def _read_manifest(path: Path) -> Game:
@@ -129,6 +194,7 @@ def _read_manifest(path: Path) -> Game:
         diagnostics=data.get("diagnostics"),
         plays_file=data.get("plays"),
         twins_required=data.get("twins") == "required",
+        facts_file=data.get("facts"),
     )
 
 

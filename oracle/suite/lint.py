@@ -1,4 +1,4 @@
-"""Checks that refuse a suite that would lose a rule silently.
+"""Checks that refuse a suite that would lose a rule silently, or blame an engine for a typo.
 
 pytest-bdd 9 keeps one of two scenarios with the same name, runs a scenario
 tagged with a rule id nobody knows, and only finds a step with no definition
@@ -8,11 +8,20 @@ in the run is read (``oracle.suite.features``) and each of these is refused,
 with its file, line and text:
 
 - a feature file that does not parse;
-- a scenario with no rule tag, or a tag naming an unknown game or rule id;
+- a scenario with no rule tag, or a tag naming an unknown game or rule id (a committee's new
+  id, ``GAME:NAMESPACE:ID``, is known when a ruling declares it);
 - two scenarios of the same game with the same name;
-- a catalog rule with no scenario that is not marked untestable;
-- a step that matches no step definition (with the closest existing steps),
-  or that two definitions match (an outline's steps are checked for every row);
+- a catalog rule with no scenario that is not marked untestable (retired scenarios and
+  rulings that are only probes do not count);
+- a step that matches no step definition (with the closest existing steps, those that share
+  its verb and shape first), or that two definitions match (an outline's steps are checked
+  for every row);
+- a name no game fact or earlier step knows: cards, decks, laws, factions, technologies,
+  unit types and references, timing windows, phases, card classes, card variables, players
+  (``oracle.suite.content``, with the closest names);
+- two scenarios with the same Given and When steps and contradicting Then steps;
+- a ruling whose provenance is missing or malformed, that supersedes no known ruling, or that
+  retires a scenario that does not exist (``oracle.suite.rulings``);
 - a scenario that expects a rejection with no *twin* expecting the same actions allowed
   (where the game's manifest says ``twins: required``): without one, "the action is
   rejected" passes whatever the engine rejected for;
@@ -23,30 +32,24 @@ with its file, line and text:
 from __future__ import annotations
 
 import difflib
-import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
+from oracle.suite.content import (
+    ALLOWED,
+    REJECTED,
+    check_contradictions,
+    check_names,
+    check_order,
+)
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game
+from oracle.suite.problems import Problem
+from oracle.suite.rulings import COMMITTEE_ID, RULE_TAG, Rulings, read_rulings
 from oracle.suite.vocabulary import Vocabulary, vocabulary_for
 
-RULE_TAG = re.compile(r"^(?P<game>[a-z0-9][a-z0-9_-]*):(?P<id>\S+)$")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with the suite, where it is, and what to do."""
-
-    path: Path
-    line: int
-    text: str
-    message: str
-
-    def __str__(self) -> str:
-        text = f"\n    {self.text}" if self.text else ""
-        return f"{self.path}:{self.line}: {self.message}{text}"
+__all__ = ["RULE_TAG", "Problem", "SuiteCheck", "check_suite", "find_rulings", "lint_games",
+           "read_suite", "rule_tags"]
 
 
 def rule_tags(tags: Iterable[str]) -> list[str]:
@@ -54,60 +57,135 @@ def rule_tags(tags: Iterable[str]) -> list[str]:
     return [t.lstrip("@") for t in tags if RULE_TAG.match(t.lstrip("@"))]
 
 
-def lint_games(games: Iterable[Game], known: Mapping[str, Game]
-               ) -> tuple[list[Problem], list[ScenarioDoc]]:
-    """Check every feature file of the given games; return the problems and the scenarios."""
+@dataclass(frozen=True)
+class SuiteCheck:
+    """What the suite checks found: the problems, every scenario read, and the rulings."""
+
+    problems: list[Problem] = field(default_factory=list)
+    scenarios: list[ScenarioDoc] = field(default_factory=list)
+    rulings: Rulings = field(default_factory=Rulings)
+
+
+def read_suite(games: Iterable[Game], known: Mapping[str, Game]
+               ) -> tuple[dict[str, list[ScenarioDoc]], Rulings, list[Problem]]:
+    """Every scenario of the games (by game), their rulings, and what did not parse.
+
+    Cheap after the first call (feature files are parsed once), so an xdist worker, which
+    never checks the suite, can still tell a scenario's ruling.
+    """
     problems: list[Problem] = []
+    by_game: dict[str, list[ScenarioDoc]] = {}
+    for game in games:
+        found = by_game.setdefault(game.id, [])
+        for path in game.feature_files():
+            try:
+                found += read_feature(path).scenarios
+            except FeatureSyntaxError as exc:
+                problems.append(Problem(exc.path, exc.line, exc.text, exc.message))
+    ids = [i for g in known.values() for i in g.catalog.ids()]
+    rulings, more = read_rulings([s for ss in by_game.values() for s in ss], ids)
+    return by_game, rulings, problems + more
+
+
+def find_rulings(games: Iterable[Game], known: Mapping[str, Game]) -> Rulings:
+    """The rulings of the games' feature files, for a process that does not check the suite
+    (what the suite checks find is theirs to report): only files that mention ``Ruling:``
+    are parsed, so a run of the bundled suite reads none."""
     scenarios: list[ScenarioDoc] = []
     for game in games:
+        for path in game.feature_files():
+            if b"ruling:" not in path.read_bytes().lower():
+                continue
+            try:
+                scenarios += read_feature(path).scenarios
+            except FeatureSyntaxError:
+                continue
+    if not scenarios:
+        return Rulings()
+    rulings, _ = read_rulings(scenarios, [i for g in known.values() for i in g.catalog.ids()])
+    return rulings
+
+
+def check_suite(games: Iterable[Game], known: Mapping[str, Game],
+                wanted: Callable[[ScenarioDoc], bool] | None = None) -> SuiteCheck:
+    """Check every feature file of the given games, before anything runs.
+
+    ``wanted``: the scenarios this run will collect; only their names are checked against
+    the game's facts (a name in a scenario that does not run is blamed on nobody), while
+    every other check sees every scenario."""
+    games = list(games)
+    by_game, rulings, problems = read_suite(games, known)
+    added = rulings.added_ids()
+    for game in games:
         words = vocabulary_for(game)
-        found, more = _lint_game(game, known, words)
-        scenarios += found
-        problems += more
+        found = by_game[game.id]
+        problems += _lint_game(game, found, known, words, added, wanted)
+        problems += _check_coverage(game, found, rulings)
+        problems += check_contradictions(found, game, words, rulings)
         problems += _check_concepts(game)
         problems += _check_plays(game, words)
         if game.twins_required:
-            problems += check_twins(found)
-    return problems, scenarios
+            problems += check_twins(found, words)
+    return SuiteCheck(problems, [s for g in games for s in by_game[g.id]], rulings)
 
 
-def _lint_game(game: Game, known: Mapping[str, Game], words: Vocabulary
-               ) -> tuple[list[ScenarioDoc], list[Problem]]:
+def lint_games(games: Iterable[Game], known: Mapping[str, Game]
+               ) -> tuple[list[Problem], list[ScenarioDoc]]:
+    """Check every feature file of the given games; return the problems and the scenarios."""
+    checked = check_suite(games, known)
+    return checked.problems, checked.scenarios
+
+
+def _lint_game(game: Game, scenarios: list[ScenarioDoc], known: Mapping[str, Game],
+               words: Vocabulary, added: set[str],
+               wanted: Callable[[ScenarioDoc], bool] | None = None) -> list[Problem]:
     problems: list[Problem] = []
-    scenarios: list[ScenarioDoc] = []
     seen: dict[str, ScenarioDoc] = {}
+    for scenario in scenarios:
+        problems += _check_tags(scenario, known, added)
+        first = seen.setdefault(scenario.name, scenario)
+        if first is not scenario:
+            problems.append(Problem(
+                scenario.path, scenario.line, f"Scenario: {scenario.name}",
+                f"a second scenario named {scenario.name!r} (the first is at "
+                f"{first.path}:{first.line}); pytest-bdd would silently run only one. "
+                "Rename one.",
+            ))
+        problems += _check_steps(scenario, words)
+        if wanted is None or wanted(scenario):
+            problems += check_names(scenario, game, words)
+        problems += check_order(scenario, words)
+    return problems
+
+
+def _check_coverage(game: Game, scenarios: list[ScenarioDoc], rulings: Rulings
+                    ) -> list[Problem]:
+    """Every testable catalog rule has a scenario that runs and counts (not retired, not a
+    probe)."""
     covered: set[str] = set()
-    for path in game.feature_files():
-        try:
-            doc = read_feature(path)
-        except FeatureSyntaxError as exc:
-            problems.append(Problem(exc.path, exc.line, exc.text, exc.message))
-            continue
-        for scenario in doc.scenarios:
-            problems += _check_tags(scenario, known)
+    for scenario in scenarios:
+        ruling = rulings.of(scenario)
+        if rulings.retired(scenario, game.id) is None and (ruling is None or not ruling.probe):
             covered.update(rule_tags(scenario.tag_names))
-            scenarios.append(scenario)
-            first = seen.setdefault(scenario.name, scenario)
-            if first is not scenario:
-                problems.append(Problem(
-                    scenario.path, scenario.line, f"Scenario: {scenario.name}",
-                    f"a second scenario named {scenario.name!r} (the first is at "
-                    f"{first.path}:{first.line}); pytest-bdd would silently run only one. "
-                    "Rename one.",
-                ))
-            problems += _check_steps(scenario, words)
+    problems = []
     for rule in game.catalog.rules:
         if rule.testable and rule.id not in covered:
+            retired = [f"{t.scenario!r} (retired by {t.by})" for t in
+                       rulings.retirements(game.id).values()
+                       if any(s.name == t.scenario and rule.id in s.tag_names
+                              for s in scenarios)]
+            why = f"; its scenarios are retired: {', '.join(retired)}" if retired else ""
             problems.append(Problem(
                 game.folder / game.catalog_file, 1, f"{rule.id}: {rule.text[:80]}",
-                f"rule {rule.id} has no scenario and is not marked untestable; add a "
+                f"rule {rule.id} has no scenario and is not marked untestable{why}; add a "
                 f"scenario tagged @{rule.id} under {game.folder}, or mark it untestable "
                 "with a reason in the game's importer",
             ))
-    return scenarios, problems
+    return problems
 
 
-def _check_tags(scenario: ScenarioDoc, known: Mapping[str, Game]) -> list[Problem]:
+def _check_tags(scenario: ScenarioDoc, known: Mapping[str, Game], added: set[str]
+                ) -> list[Problem]:
     problems = []
     cited = [t for t in scenario.tags if RULE_TAG.match(t.name)]
     if not cited:
@@ -123,12 +201,22 @@ def _check_tags(scenario: ScenarioDoc, known: Mapping[str, Game]) -> list[Proble
         if game is None:
             problems.append(Problem(scenario.path, tag.line, f"@{tag.name}",
                                     f"unknown game {m['game']!r} (games: {', '.join(known)})"))
-        elif game.catalog.get(m.group(0)) is None:
-            near = difflib.get_close_matches(m.group(0), game.catalog.ids(), n=3, cutoff=0.5)
+        elif game.catalog.get(m.group(0)) is None and m.group(0) not in added:
+            ids = [*game.catalog.ids(), *sorted(i for i in added if i.startswith(m["game"]))]
+            near = difflib.get_close_matches(m.group(0), ids, n=3, cutoff=0.5)
             hint = f"; did you mean {', '.join(near)}?" if near else ""
-            problems.append(Problem(scenario.path, tag.line, f"@{tag.name}",
-                                    f"{m.group(0)} is not a rule id of the {game.id} "
-                                    f"catalog{hint}"))
+            if COMMITTEE_ID.match(m.group(0)):
+                problems.append(Problem(
+                    scenario.path, tag.line, f"@{tag.name}",
+                    f"{m.group(0)} is a committee rule id that no ruling declares"
+                    + (f" (did you mean {', '.join(near)}?)" if near else "") + ". A new "
+                    "id is declared by a ruling tagged with it: 'Ruling:', 'Source:', "
+                    "'Date:', 'Authority:' and 'Status:' lines under its Rule: "
+                    "(docs/rulings.md)"))
+            else:
+                problems.append(Problem(scenario.path, tag.line, f"@{tag.name}",
+                                        f"{m.group(0)} is not a rule id of the {game.id} "
+                                        f"catalog{hint}"))
     return problems
 
 
@@ -146,35 +234,47 @@ def _check_steps(scenario: ScenarioDoc, words: Vocabulary) -> list[Problem]:
             ))
         if hits:
             continue
-        near = "\n      ".join(words.closest(step.kind, step.text))
-        problems.append(Problem(
-            scenario.path, step.line, str(step),
-            f"no {step.kind} step matches this text. Closest {step.kind} steps:\n      {near}",
-        ))
+        problems.append(Problem(scenario.path, step.line, str(step),
+                                _unmatched(step.kind, step.text, words)))
     return problems
 
 
-REJECTED = "the action is rejected"
-ALLOWED = "the action is allowed"
+def _unmatched(kind: str, text: str, words: Vocabulary) -> str:
+    """No step matches: the closest steps, and how far the closest one reads the text."""
+    ranked = words.ranked(kind, text)[:3]
+    near = "\n      ".join(d.human for d in ranked)
+    message = f"no {kind} step matches this text. Closest {kind} steps:\n      {near}"
+    if ranked:
+        read = words.matched_prefix(ranked[0], text)
+        if read and len(read) < len(text):
+            message += (f"\n    The first reads {read!r} but not what follows, "
+                        f"{text[len(read):]!r}: write it as that step shows "
+                        "('rules-oracle steps' has an example of each)")
+    return message
 
 
-def check_twins(scenarios: list[ScenarioDoc]) -> list[Problem]:
+
+
+def check_twins(scenarios: list[ScenarioDoc], words: Vocabulary | None = None
+                ) -> list[Problem]:
     """Every scenario expecting a rejection has a twin expecting the same actions allowed.
 
     An outline is its own twin when its rows render the same step both ways; a plain
     scenario names its twin on a ``Twin: NAME`` line of its description, and the twin must
-    send the same When steps and expect fewer rejections.
+    send the same When steps and expect fewer rejections. ``words``: steps in another
+    language are read as the English steps they stand for.
     """
+    en = words.english if words is not None else str
     by_name = {s.name: s for s in scenarios}
     problems = []
     for scenario in scenarios:
         runs = scenario.rendered()
-        rejections = [_rejections(run) for run in runs]
+        rejections = [_rejections(run, en) for run in runs]
         if not any(rejections):
             continue
         if scenario.outline:
-            lines = {s.line for run in runs for s in run if s.text == REJECTED}
-            allowed = {s.line for run in runs for s in run if s.text == ALLOWED}
+            lines = {s.line for run in runs for s in run if en(s.text) == REJECTED}
+            allowed = {s.line for run in runs for s in run if en(s.text) == ALLOWED}
             if lines & allowed:
                 continue
         twin_name = scenario.description_value("Twin")
@@ -183,9 +283,9 @@ def check_twins(scenarios: list[ScenarioDoc]) -> list[Problem]:
         if twin_name and twin is None:
             why = f"its twin {twin_name!r} is not a scenario of this game"
         elif twin is not None:
-            if _whens(twin.rendered()[0]) != _whens(runs[0]):
+            if _whens(twin.rendered()[0], en) != _whens(runs[0], en):
                 why = f"its twin {twin_name!r} does not send the same When steps"
-            elif _rejections(twin.rendered()[0]) >= rejections[0]:
+            elif _rejections(twin.rendered()[0], en) >= rejections[0]:
                 why = f"its twin {twin_name!r} expects as many rejections"
             else:
                 continue
@@ -200,12 +300,12 @@ def check_twins(scenarios: list[ScenarioDoc]) -> list[Problem]:
     return problems
 
 
-def _rejections(steps: tuple) -> int:
-    return sum(1 for s in steps if s.text == REJECTED)
+def _rejections(steps: tuple, en: Callable[[str], str] = str) -> int:
+    return sum(1 for s in steps if en(s.text) == REJECTED)
 
 
-def _whens(steps: tuple) -> list[str]:
-    return [s.text for s in steps if s.kind == "when"]
+def _whens(steps: tuple, en: Callable[[str], str] = str) -> list[str]:
+    return [en(s.text) for s in steps if s.kind == "when"]
 
 
 def _check_concepts(game: Game) -> list[Problem]:

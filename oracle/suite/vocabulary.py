@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from oracle.suite.bdd import StepFunctionContext, literal_hint, step_definitions
+from oracle.suite.phrasings import Phrasings
 
 if TYPE_CHECKING:
     from oracle.scenario.world import ScenarioWorld
@@ -55,7 +56,17 @@ class StepDef:
     def doc(self) -> str:
         """The first paragraph of the definition's docstring, on one line."""
         text = (self.function.__doc__ or "").strip().split("\n\n")[0]
+        if text.lstrip().startswith("Example:"):
+            return ""
         return " ".join(text.split())
+
+    @property
+    def examples(self) -> list[str]:
+        """The docstring's ``Example:`` lines: whole steps, keyword first, as a committee
+        would write them."""
+        lines = (self.function.__doc__ or "").splitlines()
+        return [line.strip().removeprefix("Example:").strip() for line in lines
+                if line.strip().startswith("Example:")]
 
     @property
     def human(self) -> str:
@@ -90,12 +101,19 @@ class Vocabulary:
         self._by_kind = {kind: [(literal_hint(d.context), d) for d in self.defs
                                 if d.answers(kind)] for kind in ("given", "when", "then")}
         self._matched: dict[tuple[str, str], tuple[StepDef, ...]] = {}
+        self.phrasings = Phrasings(self.modules)
+
+    def english(self, text: str) -> str:
+        """The English step a step in another language stands for (``oracle.suite
+        .phrasings``); an English step as it is."""
+        return self.phrasings.english(text)
 
     def of_kind(self, kind: str) -> list[StepDef]:
         return [d for d in self.defs if d.answers(kind)]
 
     def match(self, kind: str, text: str) -> list[StepDef]:
         """Every definition of this kind whose pattern matches ``text`` (one, normally)."""
+        text = self.english(text)
         key = (kind, text)
         hits = self._matched.get(key)
         if hits is None:
@@ -110,8 +128,35 @@ class Vocabulary:
 
     def closest(self, kind: str, text: str, n: int = 3) -> list[str]:
         """The steps of this kind a person most likely meant, written as a person would."""
-        candidates = sorted({d.human for d in self.of_kind(kind)})
-        return difflib.get_close_matches(text, candidates, n=n, cutoff=0.0)
+        return [d.human for d in self.ranked(kind, text)[:n]]
+
+    def ranked(self, kind: str, text: str) -> list[StepDef]:
+        """The definitions of this kind, the likeliest meant by ``text`` first: those sharing
+        its verb (``plays`` in ``Alice plays "Spy" on Bob``), then its shape (starting with a
+        name or not), then the most words in common, then the most alike as text."""
+        unique: dict[str, StepDef] = {}
+        for d in self.of_kind(kind):
+            unique.setdefault(d.human, d)
+        verb, words, shape = _head_word(text), _words(text), _shape(text)
+
+        def score(d: StepDef) -> tuple[bool, bool, float, float]:
+            literal = _words(re.sub(r"<[^>]*>", " ", d.human))
+            starts_with_value = d.human.startswith("<")
+            shared = len(words & literal) / max(len(words | literal), 1)
+            return (verb in literal, starts_with_value == _starts_with_name(text), shared,
+                    difflib.SequenceMatcher(None, shape, d.human).ratio())
+
+        return sorted(unique.values(), key=score, reverse=True)
+
+    @staticmethod
+    def matched_prefix(step: StepDef, text: str) -> str:
+        """How much of ``text`` a definition's pattern reads from its start ('' if none): for
+        'the play step reads up to here' hints."""
+        regex = getattr(step.context.parser, "regex", None)
+        if not isinstance(regex, re.Pattern):
+            return ""
+        m = regex.match(text)
+        return text[:m.end()] if m else ""
 
     def run(self, world: ScenarioWorld, kind: str, text: str,
             fixture: Callable[[str], Any] | None = None) -> None:
@@ -125,7 +170,7 @@ class Vocabulary:
         hits = self.match(kind, text)
         if not hits:
             raise ScenarioError(f"no {kind} step matches {text!r}")
-        step = hits[0]
+        step, text = hits[0], self.english(text)
         kwargs = step.arguments(text)
         for name in _required(step.function) - kwargs.keys():
             if name == "oracle_world":
@@ -172,6 +217,32 @@ def every_step_module(games: Iterable[Game]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m for g in games for m in step_modules(g)))
 
 
+_STOP = frozenset({"the", "a", "an", "all", "no", "is", "it", "of", "and", "s"})
+
+
+def _words(text: str) -> set[str]:
+    """The lower-case words of a text, quoted names and stop words left out."""
+    text = re.sub(r'"[^"]*"', " ", text)
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if w not in _STOP}
+
+
+def _starts_with_name(text: str) -> bool:
+    return bool(re.match(r"[A-Z][\w'-]*\b", text)) and not text.startswith(("The ", "A "))
+
+
+def _head_word(text: str) -> str:
+    """The step's verb, or its first word that is not a name or an article."""
+    rest = re.sub(r"^[A-Z][\w'-]*(?:'s)?\s+", "", text) if _starts_with_name(text) else text
+    return next((w for w in re.findall(r"[a-z]+", rest.lower()) if w not in _STOP), "")
+
+
+def _shape(text: str) -> str:
+    """A step text written like a pattern: quoted names and names become <values>."""
+    text = re.sub(r'"[^"]*"', "<card>", text)
+    text = re.sub(r"\b[A-Z][\w'-]*\b", "<player>", text)
+    return re.sub(r"\b\d+\b", "<count>", text)
+
+
 @functools.cache
 def _parameters(func: Callable[..., Any]) -> frozenset[str]:
     return frozenset(inspect.signature(func).parameters)
@@ -190,9 +261,9 @@ def humanize(pattern: str) -> str:
     ``rules-oracle steps``: ``<name>`` a value, ``[...]`` optional, ``(a|b)`` a choice."""
     def group(m: re.Match[str]) -> str:
         """A literal (or a choice of literals) stays itself; a pattern becomes <name>."""
-        body = m.group(2)
+        body = re.sub(r"(\w)\?", r"(\1)", m.group(2))
         words = body.split("|")
-        if all(re.fullmatch(r"[\w ,'\"-]+", w) for w in words):
+        if all(re.fullmatch(r"[\w ,'\"()-]+", w) for w in words):
             shown = body if len(words) == 1 else f"({body})"
         else:
             shown = f"<{m.group(1)}>"

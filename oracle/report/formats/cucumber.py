@@ -19,8 +19,9 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def _steps(scenario: ScenarioResult) -> list[dict[str, Any]]:
-    known = scenario.status == Status.XFAIL  # a known failure: pending, not failed
+def _steps(scenario: ScenarioResult, probe: bool = False) -> list[dict[str, Any]]:
+    # A known failure, or a probe (a ruling not official yet): pending, not failed.
+    known = scenario.status == Status.XFAIL or probe
     steps = []
     for step in scenario.steps:
         status = step.status
@@ -35,7 +36,8 @@ def _steps(scenario: ScenarioResult) -> list[dict[str, Any]]:
                       "result": result})
     if not steps:  # exploration, or a scenario that ended before its first step
         status = {Status.PASS: "passed", Status.XPASS: "passed", Status.XFAIL: "pending"}.get(
-            scenario.status, "failed" if scenario.status in FAILING else "skipped")
+            scenario.status, "failed" if scenario.status in FAILING and not probe
+            else "pending" if probe else "skipped")
         steps.append({"keyword": "Then ", "name": scenario.name, "line": 0,
                       "result": {"status": status, "duration": 0,
                                  **({"error_message": scenario.message}
@@ -47,7 +49,10 @@ def render_cucumber(report: Report) -> str:
     features: dict[str, dict[str, Any]] = {}
     elements: dict[tuple[str, str], dict[str, Any]] = {}
     for rule in report.rules:
-        for scenario in rule.scenarios:
+        # A ruling's scenarios too, tagged with the rule and the ruling (its id and standing)
+        ruled = [(s, None) for s in rule.scenarios] + [
+            (s, g) for g in rule.rulings for s in g.scenarios]
+        for scenario, ruling in ruled:
             uri, _, line = scenario.location.rpartition(":")
             uri = uri or scenario.location
             key = (scenario.location, scenario.name)
@@ -61,7 +66,10 @@ def render_cucumber(report: Report) -> str:
                        "name": scenario.name, "type": "scenario", "description": "",
                        "line": int(line) if line.isdigit() else 0,
                        "tags": [{"name": f"@{rule.id}", "line": 0}],
-                       "steps": _steps(scenario)}
+                       "steps": _steps(scenario, ruling is not None and ruling.probe)}
+            if ruling is not None:
+                element["description"] = (f"Ruling {ruling.id} ({ruling.status_text}): "
+                                          f"{ruling.provenance()}")
             elements[key] = element
             feature["elements"].append(element)
     out = list(features.values())

@@ -29,7 +29,7 @@ from oracle.report.formats.htmlpage import (
 from oracle.report.formats.table import engine_line
 from oracle.report.matrix import EngineColumn, Matrix, matrix_counts
 from oracle.report.message import split_message
-from oracle.report.model import FAILING, Report, RuleResult, ScenarioResult
+from oracle.report.model import FAILING, Report, RuleResult, RulingResult, ScenarioResult
 
 
 def _game(rule_id: str) -> str:
@@ -118,22 +118,70 @@ def _scenario(s: ScenarioResult, anchor: str, prefix: str) -> str:
             f"</summary>{_message(s.message)}</details></li>")
 
 
+def _ruling(g: RulingResult, anchor: str, prefix: str) -> str:
+    """A committee's ruling under its rule: its status (does the engine agree), its
+    standing, its provenance (source, date, authority; the source as text, never a link
+    out of the page), then its scenarios."""
+    probe = ' <span class="mute">— a probe: counts for nothing, fails nothing</span>' \
+        if g.probe else ""
+    head = (f'<code class="id">{esc(g.id)}</code> {badge(g.status)} '
+            f'<span class="standing">{esc(g.status_text)}</span> '
+            f'<span class="mute">{esc(g.agreement)}</span>{probe}')
+    facts = [("source", g.source), ("date", g.date), ("authority", g.authority),
+             ("written at", g.location)]
+    body = '<dl class="provenance">' + "".join(
+        f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in facts if v) + "</dl>"
+    if g.scenarios:
+        body += '<ul class="scenarios">' + "".join(
+            _scenario(s, f"{anchor}/s{k}", prefix) for k, s in enumerate(g.scenarios, 1)
+        ) + "</ul>"
+    opened = " open" if g.status in FAILING and not g.probe else ""
+    return (f'<li><details class="ruling" id="{esc(anchor)}"{opened}><summary>{head}'
+            f"</summary>{body}</details></li>")
+
+
+def _rulings(r: RuleResult, anchor: str, prefix: str) -> str:
+    """The rulings that refine a rule, and the scenarios rulings retire or replace."""
+    out = ""
+    if r.rulings:
+        out += '<ul class="rulings">' + "".join(
+            _ruling(g, f"{anchor}/{g.id.rpartition('/')[2]}", prefix) for g in r.rulings
+        ) + "</ul>"
+    for t in r.retired:
+        verb = "replaced" if t.replaced else "retired"
+        when = "" if t.effective else " once that ruling is official (it is not yet)"
+        out += (f'<p class="retired mute">{esc(t.name)} <span class="loc">'
+                f"{esc(t.location)}</span> {verb} by <code>{esc(t.by)}</code>{esc(when)}: "
+                f"{esc(t.reason)}</p>")
+    return out
+
+
 def _rule(r: RuleResult, prefix: str, filterable: bool) -> str:
-    """A rule as ``<details>``: summary line, reason, then its scenarios."""
+    """A rule as ``<details>``: summary line, reason, its scenarios, then its rulings."""
     anchor = prefix + r.id
-    attrs = " " + row_attrs([r.status], _game(r.id), f"{r.id} {r.text}") if filterable else ""
+    search = " ".join([r.id, r.text, *(g.id for g in r.rulings)])
+    statuses = [r.status, *(g.status for g in r.rulings)]
+    attrs = " " + row_attrs(statuses, _game(r.id), search) if filterable else ""
     opened = " open" if r.status in FAILING and filterable else ""
     tally = _counts([str(s.status) for s in r.scenarios])
     counts = " · ".join(f"{tally[s]} {esc(s)}" for s in status_order(tally))
+    if r.rulings:
+        agreed = r.tally()
+        counts += (f" · rulings {agreed['rulings_passed']}/{agreed['rulings']} pass"
+                   if counts else f"rulings {agreed['rulings_passed']}/{agreed['rulings']} "
+                   "pass")
+    added = (f'<span class="mute">(added by <code>{esc(r.added_by)}</code>)</span> '
+             if r.added_by else "")
     body = f'<p class="reason mute">{esc(r.reason)}</p>' if r.reason else ""
     if r.scenarios:
         body += '<ul class="scenarios">' + "".join(
             _scenario(s, f"{anchor}/s{k}", prefix) for k, s in enumerate(r.scenarios, 1)
         ) + "</ul>"
+    body += _rulings(r, anchor, prefix)
     return (f'<details class="rule" id="{esc(anchor)}"{attrs}{opened}><summary>'
             f'<code class="id">{esc(r.id)}</code> {badge(r.status)} '
-            f'<span class="mute">{counts}</span> <span class="text">{esc(r.text)}</span>'
-            f"</summary>{body}</details>")
+            f'<span class="mute">{counts}</span> {added}<span class="text">{esc(r.text)}'
+            f"</span></summary>{body}</details>")
 
 
 def _rules(report: Report, prefix: str, filterable: bool) -> str:
@@ -198,7 +246,8 @@ def _matrix_table(matrix: Matrix) -> str:
 
 def row_link(ci: int, col: EngineColumn, rule_id: str) -> str:
     """Where a cell links: the rule in the engine's report, or the engine's error."""
-    if col.report is None or col.report.rule(rule_id) is None:
+    if col.report is None or (col.report.rule(rule_id) is None
+                              and col.report.ruling(rule_id) is None):
         return f"e{ci}"
     return f"e{ci}/{rule_id}"
 

@@ -47,7 +47,12 @@ summary code.id{display:inline-block;min-width:15em}
 details{margin:.15rem 0}summary{cursor:pointer}
 details.rule,details.engine{border:1px solid var(--line);border-radius:4px;padding:.2rem .5rem}
 details.rule>summary>.text{color:var(--mute)}
-.scenarios{list-style:none;padding-left:1rem;margin:.3rem 0}
+.scenarios,.rulings{list-style:none;padding-left:1rem;margin:.3rem 0}
+details.ruling{border-left:3px solid var(--line);padding-left:.5rem}
+.standing{font-weight:600}
+dl.provenance{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem;
+margin:.2rem 0 .2rem 1rem}
+dl.provenance dt{font-weight:600}dl.provenance dd{margin:0;overflow-wrap:anywhere}
 .chain{color:#6e40c9;font-size:.92em}
 .msg{margin:.2rem 0 .6rem 1.2rem}.step{font-weight:600}
 ol.exchanges{padding-left:1.2rem;margin:.2rem 0}

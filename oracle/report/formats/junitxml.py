@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from xml.etree import ElementTree as ET
 
 from oracle.report.formats import Format
-from oracle.report.model import Report, RuleResult, ScenarioResult, Status
+from oracle.report.model import Report, RuleResult, RulingResult, ScenarioResult, Status
 
 _SKIPPED = (Status.UNSUPPORTED, Status.XFAIL)
 
@@ -25,8 +25,13 @@ def _properties(parent: ET.Element, items: Iterable[tuple[str, str]]) -> None:
         ET.SubElement(props, "property", name=name, value=value)
 
 
-def _case(suite: ET.Element, rule: RuleResult, scenario: ScenarioResult | None) -> str:
-    """Add one test case; return its outcome: passed, failure, error or skipped."""
+def _case(suite: ET.Element, rule: RuleResult, scenario: ScenarioResult | None,
+          ruling: RulingResult | None = None) -> str:
+    """Add one test case; return its outcome: passed, failure, error or skipped.
+
+    A ruling's scenario carries the ruling's id, standing and provenance as properties too;
+    a probe's (pending, disputed, superseded) that the engine disagrees with is skipped,
+    never a failure: it fails nothing in the run either."""
     name = scenario.name if scenario else f"{rule.id} ({rule.status})"
     where, _, line = (scenario.location if scenario else "").rpartition(":")
     case = ET.SubElement(suite, "testcase", classname=rule.id, name=name,
@@ -35,10 +40,18 @@ def _case(suite: ET.Element, rule: RuleResult, scenario: ScenarioResult | None) 
         case.set("file", where)
         case.set("line", line)
     status = scenario.status if scenario else rule.status
+    extra = [] if ruling is None else [
+        ("ruling", ruling.id), ("ruling_status", ruling.status_text),
+        ("ruling_source", ruling.source), ("ruling_date", ruling.date),
+        ("ruling_authority", ruling.authority), ("probe", str(ruling.probe).lower())]
     _properties(case, [("rule", rule.id), ("rule_status", str(rule.status)),
-                       ("status", str(status))])
+                       ("status", str(status)), *extra])
     message = scenario.message if scenario else rule.reason
     first = message.strip().splitlines()[0] if message.strip() else str(status)
+    if ruling is not None and ruling.probe and status != Status.PASS:
+        ET.SubElement(case, "skipped", message=f"probe ({ruling.status_text}), {status}: "
+                      f"{first}")
+        return "skipped"
     if status == Status.FAIL:
         ET.SubElement(case, "failure", message=first, type="fail").text = message
         return "failure"
@@ -62,8 +75,10 @@ def render_junit(report: Report) -> str:
                             ("interrupted", str(report.interrupted).lower())])
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
         for rule in (r for r in report.rules if r.id.partition(":")[0] == game):
-            for scenario in rule.scenarios or [None]:
-                outcome = _case(suite, rule, scenario)
+            cases = [(s, None) for s in rule.scenarios or [None]] + [
+                (s, g) for g in rule.rulings for s in g.scenarios]
+            for scenario, ruling in cases:
+                outcome = _case(suite, rule, scenario, ruling)
                 counts["tests"] += 1
                 if outcome != "passed":
                     counts[{"failure": "failures", "error": "errors"}.get(

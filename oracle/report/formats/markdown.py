@@ -6,12 +6,20 @@ and the rules that pass last, collapsed, so a long green list never hides a red 
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from oracle.report.formats import Format
 from oracle.report.formats.table import counts, engine_line, explored
 from oracle.report.matrix import EngineColumn, Matrix, RuleRow, matrix_counts
-from oracle.report.model import FAILING, Report, RuleResult, ScenarioResult, Status
+from oracle.report.model import (
+    FAILING,
+    Report,
+    RuleResult,
+    RulingResult,
+    ScenarioResult,
+    Status,
+)
 
 #: Cells that say nothing engine-specific beyond their status: no link to a message.
 QUIET = frozenset({Status.PASS, Status.UNTESTABLE, Status.UNCOVERED})
@@ -31,24 +39,26 @@ def _code(text: str) -> str:
 def _first_lines(message: str, n: int = 2) -> str:
     return _cell(" — ".join(message.strip().splitlines()[:n]))
 
-_HEAD = ["| rule | status | passed | failed | text |", "|---|---|---:|---:|---|"]
 
-
-def _row(r: RuleResult) -> str:
-    text = textwrap.shorten(r.text, 90, placeholder="…").replace("|", "\\|")
-    status = f"**{r.status}**" if r.status in FAILING else str(r.status)
-    return (f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.count(*FAILING)} "
-            f"| {text} |")
+def _head(with_rulings: bool) -> list[str]:
+    if with_rulings:
+        return ["| rule | status | passed | failed | rulings passed | text |",
+                "|---|---|---:|---:|---:|---|"]
+    return ["| rule | status | passed | failed | text |", "|---|---|---:|---:|---|"]
 
 
 def render_markdown(report: Report) -> str:
-    """Failures and why, then what was not tested, then the passing rules (collapsed)."""
+    """Failures and why, then what was not tested, then the passing rules (collapsed);
+    rulings as rows under their rule, and a section with their provenance."""
     verdict = "conforms" if report.conforms else "does not conform"
     if report.interrupted:
         verdict = "INTERRUPTED: a partial report of the scenarios that ran before the stop"
+    with_rulings = any(r.rulings for r in report.rules)
     out = [f"## rules-oracle: {engine_line(report.engine)} {verdict}", ""]
     out += [counts(report, " · "), ""]
     problems = [(r, s) for r in report.rules for s in r.scenarios if s.status in FAILING]
+    problems += [(r, s) for r in report.rules for g in r.rulings if not g.probe
+                 for s in g.scenarios if s.status in FAILING]
     if problems:
         out += ["### Failures", ""]
         for r, s in problems:
@@ -69,7 +79,10 @@ def render_markdown(report: Report) -> str:
         out.append("")
     shown = [r for r in report.rules if r.status not in (Status.PASS, Status.UNTESTABLE)]
     if shown:
-        out += ["### Rules that do not pass", "", *_HEAD, *(_row(r) for r in shown), ""]
+        out += ["### Rules that do not pass", "", *_head(with_rulings),
+                *(row for r in shown for row in _rows(r, with_rulings)), ""]
+    if with_rulings or any(r.retired for r in report.rules):
+        out += _rulings_section(report)
     untested = [r for r in report.rules if r.status in (Status.UNTESTABLE, Status.UNCOVERED)]
     if untested:
         out += ["### Not tested", ""]
@@ -77,8 +90,9 @@ def render_markdown(report: Report) -> str:
         out.append("")
     passing = [r for r in report.rules if r.status == Status.PASS]
     if passing:
-        out += [f"<details><summary>{len(passing)} rules pass</summary>", "", *_HEAD,
-                *(_row(r) for r in passing), "", "</details>", ""]
+        out += [f"<details><summary>{len(passing)} rules pass</summary>", "",
+                *_head(with_rulings), *(row for r in passing for row in _rows(r, with_rulings)),
+                "", "</details>", ""]
     return "\n".join(out)
 
 
@@ -145,16 +159,75 @@ def _matrix_cell(matrix: Matrix, row: RuleRow, ci: int, col: EngineColumn, ri: i
     shown = f"**{cell.status}**" if cell.status in FAILING else str(cell.status)
     if col.report is None:
         return f"[{shown}](#{_anchor(ci)})"
-    rule = col.report.rule(row.id)
-    if cell.status in QUIET or rule is None:
+    if cell.status in QUIET:
         return shown
-    lines = _rule_messages(rule)
+    if row.ruling:
+        ruling = col.report.ruling(row.id)
+        lines = [f"- {s.status}: **{_cell(s.name)}** ({_code(s.location)}): "
+                 f"{_first_lines(s.message)}" for s in (ruling.scenarios if ruling else ())
+                 if s.status != Status.PASS]
+    else:
+        rule = col.report.rule(row.id)
+        if rule is None:
+            return shown
+        lines = _rule_messages(rule)
     if not lines:
         return shown
     messages += [f'<a id="{_anchor(ci, ri)}"></a>', "",
                  f"#### {_code(row.id)} on {ci}. {_code(col.spec)}: {cell.status}", "",
                  *lines, ""]
     return f"[{shown}](#{_anchor(ci, ri)})"
+
+
+def _rows(r: RuleResult, with_rulings: bool) -> list[str]:
+    text = _cell(textwrap.shorten(r.text, 90, placeholder="…"))
+    if r.added_by:
+        text = f"*(added by {r.added_by})* {text}"
+    status = f"**{r.status}**" if r.status in FAILING else str(r.status)
+    tally = r.tally()
+    ruled = f" {tally['rulings_passed']}/{tally['rulings']} |" if r.rulings else " |"
+    rows = [f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.count(*FAILING)} |"
+            + (ruled if with_rulings else "") + f" {text} |"]
+    for g in r.rulings:
+        passed = sum(1 for s in g.scenarios if s.status == Status.PASS)
+        failed = sum(1 for s in g.scenarios if s.status in FAILING)
+        shown = f"**{g.status}**" if g.status in FAILING and not g.probe else str(g.status)
+        rows.append(f"| ↳ `{g.id}` | {shown} ({_cell(g.status_text)}) | {passed} | {failed} |"
+                    + (" |" if with_rulings else "")
+                    + f" {_cell(g.agreement)}{' (probe)' if g.probe else ''}: "
+                    f"{_cell(_linked(g.source))}; {g.date}; {_cell(g.authority)} |")
+    return rows
+
+
+def _linked(source: str) -> str:
+    """A source with its URLs as Markdown links."""
+    return re.sub(r"(https?://[^\s,;)]+)", r"<\1>", source)
+
+
+def _rulings_section(report: Report) -> list[str]:
+    out = ["### Rulings", ""]
+    for r in report.rules:
+        for g in r.rulings:
+            out += _ruling_entry(r, g)
+        for t in r.retired:
+            verb = "replaced" if t.replaced else "retired"
+            when = "" if t.effective else " once that ruling is official (it is not yet)"
+            out.append(f"- `{r.id}` scenario **{t.name}** (`{t.location}`) {verb} by `{t.by}`"
+                       f"{when}: {t.reason}")
+    return [*out, ""]
+
+
+def _ruling_entry(r: RuleResult, g: RulingResult) -> list[str]:
+    probe = " — a probe: it counts for nothing and fails nothing" if g.probe else ""
+    lines = [f"- `{g.id}` refines `{g.refines}`: **{g.status_text}**, {g.status} "
+             f"({g.agreement}){probe}",
+             f"  - source: {_linked(g.source)}; date: {g.date}; authority: {g.authority}; "
+             f"written at `{g.location}`"]
+    for s in g.scenarios:
+        first = " — ".join(s.message.strip().splitlines()[:1])
+        lines.append(f"  - {s.status}: {s.name} (`{s.location}`)"
+                     + (f": {first}" if first else ""))
+    return lines
 
 
 FORMAT = Format("markdown", "write the per-rule report as Markdown (for a CI job summary)",

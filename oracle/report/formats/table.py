@@ -9,7 +9,14 @@ from typing import Any
 
 from oracle.report.formats import Format
 from oracle.report.matrix import Matrix, matrix_counts
-from oracle.report.model import FAILING, RULE_STATUSES, Report, ScenarioResult, Status
+from oracle.report.model import (
+    FAILING,
+    RULE_STATUSES,
+    Report,
+    RuleResult,
+    ScenarioResult,
+    Status,
+)
 
 
 def engine_line(engine: Mapping[str, Any]) -> str:
@@ -20,10 +27,15 @@ def engine_line(engine: Mapping[str, Any]) -> str:
 
 
 def counts(report: Report, sep: str = ", ") -> str:
-    """``N rules: 3 pass, 1 fail``."""
+    """``N rules: 3 pass, 1 fail`` (and, with rulings, how many are probes)."""
     shown = sep.join(f"{n} {s}" for s, n in report.summary.items()
                      if s in RULE_STATUSES and n)
-    return f"{report.summary.get('rules', 0)} rules: {shown}"
+    line = f"{report.summary.get('rules', 0)} rules: {shown}"
+    if report.summary.get("rulings"):
+        probes = report.summary.get("probes", 0)
+        line += (f"; {report.summary['rulings']} rulings, {probes} of them probes "
+                 f"(the engine agrees with {report.summary.get('probes_agreeing', 0)})")
+    return line
 
 
 def explored(s: ScenarioResult) -> str:
@@ -33,11 +45,14 @@ def explored(s: ScenarioResult) -> str:
 
 
 def render_table(report: Report, width: int = 100, compact: bool = False) -> str:
-    """The terminal table: id, status, scenarios passed/failed, the rule text cut to width.
+    """The terminal table: id, status, scenarios passed/failed, the rule text cut to width;
+    under a rule, its rulings (with provenance and standing) and retired scenarios.
 
     ``compact`` (``-q``) leaves out the rules that pass or are untestable."""
     id_w = max([len(r.id) for r in report.rules] + [4])
-    head = f"{'rule':<{id_w}}  {'status':<11} {'pass':>4} {'fail':>4}  text"
+    with_rulings = any(r.rulings for r in report.rules)
+    extra = f" {'rulings':>7}" if with_rulings else ""
+    head = f"{'rule':<{id_w}}  {'status':<11} {'pass':>4} {'fail':>4}{extra}  text"
     lines = [engine_line(report.engine), head, "-" * min(width, max(len(head), 40))]
     if report.interrupted:
         lines.insert(0, "INTERRUPTED: a partial report of the scenarios that ran before the stop")
@@ -47,18 +62,43 @@ def render_table(report: Report, width: int = 100, compact: bool = False) -> str
             continue
         failed = r.count(*FAILING)
         text = textwrap.shorten(r.text, text_w, placeholder="…")
-        lines.append(f"{r.id:<{id_w}}  {r.status:<11} {r.count(Status.PASS):>4} {failed:>4}  "
-                     f"{text}")
-        if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
-            lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(r.reason, width - id_w - 4)}")
-        for s in r.scenarios:
-            if s.status == Status.BLOCKED:
-                why = f"blocked by {s.blocked_by}: {s.name}"
-                lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(why, width - id_w - 4)}")
-            elif s.exercised is not None:
-                lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(explored(s), width - id_w - 4)}")
+        tally = r.tally()
+        ruled = f" {tally['rulings_passed']}/{tally['rulings']:<5}" if r.rulings else \
+            " " * len(extra)
+        lines.append(f"{r.id:<{id_w}}  {r.status:<11} {r.count(Status.PASS):>4} {failed:>4}"
+                     f"{ruled}  {text}")
+        room = max(width - id_w - 4, 30)
+        for note in rule_notes(r):
+            if note.startswith(("ruling ", "retired ", "replaced ")):  # provenance: whole
+                wrapped = textwrap.wrap(note, room) or [""]
+            else:
+                wrapped = [textwrap.shorten(note, room)]
+            lines.append(f"{'':<{id_w}}  └ {wrapped[0]}")
+            lines += [f"{'':<{id_w}}    {more}" for more in wrapped[1:]]
     lines.append(counts(report))
     return "\n".join(lines)
+
+
+def rule_notes(r: RuleResult) -> list[str]:
+    """What is said under a rule's row: why it is untested, what blocked its scenarios, its
+    rulings with their provenance, and the scenarios rulings retire."""
+    notes = []
+    if r.added_by:
+        notes.append(f"added by ruling {r.added_by} (not in the rules text)")
+    if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
+        notes.append(r.reason)
+    notes += [f"blocked by {s.blocked_by}: {s.name}" if s.status == Status.BLOCKED
+              else explored(s) for s in r.scenarios
+              if s.status == Status.BLOCKED or s.exercised is not None]
+    for g in r.rulings:
+        probe = ", a probe: counts for nothing" if g.probe else ""
+        notes.append(f"ruling {g.id} [{g.status_text}] {g.status} ({g.agreement}{probe}): "
+                     f"{g.provenance()}")
+    for t in r.retired:
+        verb = "replaced" if t.replaced else "retired"
+        when = "" if t.effective else " (once it is official)"
+        notes.append(f"{verb} by {t.by}{when}: {t.name!r}: {t.reason}")
+    return notes
 
 
 #: How ``ScenarioWorld.require`` words a missing capability (the rest: a comma list).
@@ -99,7 +139,6 @@ def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> lis
                 lines.append(f"         and {len(counts) - limit} more (--json lists each "
                              "scenario's)")
     return lines
-
 
 
 def render_matrix_table(matrix: Matrix, width: int = 100) -> str:

@@ -1,0 +1,121 @@
+"""Russian features (``# language: ru``): the same step definitions through their Russian
+phrasings, the same per-rule verdicts as the English scenarios they translate, on the
+reference engine and on every TI4 mutant; ``--lang ru`` shows the Russian texts (28.x).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from oracle.games.ti4.mutants import ALL as TI4_MUTANTS
+from oracle.report.build import rule_status
+from oracle.report.model import Status
+from oracle.suite.features import read_feature
+from oracle.suite.games import discover_games
+from oracle.suite.lint import rule_tags
+from oracle.suite.vocabulary import vocabulary_for
+
+ROOT = Path(__file__).resolve().parent.parent
+RUSSIAN = ROOT / "examples" / "russian"
+RU_FILE = "action-cards-ru.feature"
+
+
+def scenarios_by_rule(paths: list[Path]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for path in paths:
+        for scenario in read_feature(path).scenarios:
+            for rule in rule_tags(scenario.tag_names):
+                counts[rule] += 1
+    return counts
+
+
+RU_COUNTS = scenarios_by_rule(sorted(RUSSIAN.glob("ti4/*.feature")))
+RULES = sorted(RU_COUNTS)
+
+
+def test_the_russian_folder_translates_every_scenario_of_its_rules():
+    english = scenarios_by_rule(discover_games()["ti4"].feature_files())
+    assert len(RULES) >= 5
+    assert {r: english[r] for r in RULES} == dict(RU_COUNTS)
+
+
+def test_a_russian_step_is_the_english_step_it_stands_for():
+    words = vocabulary_for(discover_games()["ti4"])
+    assert words.english('у Alice на руке "Sabotage" и 2 скрытые карты с точки зрения '
+                         "зрителя") == 'Alice holds "Sabotage" and 2 hidden cards as seen by ' \
+                                      "a spectator"
+    assert words.english("Alice берёт 2 карты действий") == "Alice draws 2 action cards"
+    english = 'Alice holds "Sabotage"'
+    assert words.english(english) is english  # English never looks at the table
+    [ru] = words.match("then", 'у Alice на руке "Sabotage"')
+    assert [ru] == words.match("then", english)  # one definition, two phrasings
+
+
+def verdicts_by_language(report: dict) -> dict[str, dict[str, Status]]:
+    """Each selected rule's status computed from its English and its Russian scenarios
+    apart (failures charged to it included)."""
+    statuses: dict[str, dict[str, list[Status]]] = {"en": defaultdict(list),
+                                                    "ru": defaultdict(list)}
+    for rule in report["rules"]:
+        for s in rule["scenarios"]:
+            lang = "ru" if RU_FILE in s["location"] else "en"
+            statuses[lang][rule["id"]].append(Status(s["status"]))
+    return {lang: {r: rule_status(True, statuses[lang][r]) for r in RULES}
+            for lang in statuses}
+
+
+@pytest.mark.parametrize("engine", ["reference", *(f"mutant:ti4/{m.name}" for m in TI4_MUTANTS)])
+def test_russian_and_english_give_the_same_verdicts(pytester, engine):
+    result = pytester.runpytest_inprocess(
+        f"--oracle-engine={engine}", f"--oracle-features={RUSSIAN}", "--oracle-json=r.json",
+        *(f"--oracle-rule={r}" for r in RULES), "-p", "no:cacheprovider", "-q")
+    report = json.loads((pytester.path / "r.json").read_text())
+    by_language = verdicts_by_language(report)
+    assert by_language["ru"] == by_language["en"], result.stdout.str()
+    if engine == "reference":
+        assert set(by_language["ru"].values()) == {Status.PASS}
+    mutant = next((m for m in TI4_MUTANTS if engine.endswith(f"/{m.name}")), None)
+    broken = set(mutant.breaks) & set(RULES) if mutant is not None else set()
+    if broken:  # a mutant of these rules is caught in Russian too (blocked ones charged)
+        assert {by_language["ru"][r] for r in broken} & {Status.FAIL, Status.ERROR}, broken
+
+
+def test_lang_ru_shows_the_russian_texts_and_numbers(pytester):
+    result = pytester.runpytest_inprocess(
+        "--oracle-engine=reference", f"--oracle-features={RUSSIAN}", "--oracle-json=r.json",
+        "--oracle-markdown=r.md", "--oracle-rule=ti4:2.3", "--oracle-lang=ru", "-p",
+        "no:cacheprovider")
+    assert result.ret == 0, result.stdout.str()
+    report = json.loads((pytester.path / "r.json").read_text())
+    texts = {r["id"]: r["text"] for r in report["rules"]}
+    assert texts["ti4:2.3"].startswith("28.3 Когда игрок берёт карту действия")
+    assert texts["ti4:2.4.1"].startswith("28.4 а) ")
+    assert "28.3 Когда игрок берёт" in (pytester.path / "r.md").read_text()
+    result.stdout.fnmatch_lines(["*ti4:2.3 *pass*28.3 Когда игрок*"])
+
+
+def test_a_russian_rejection_needs_its_twin_too(tmp_path):
+    from oracle.suite.games import bundled_features_dir
+    from oracle.suite.lint import check_suite, check_twins
+
+    folder = tmp_path / "ru" / "ti4"
+    folder.mkdir(parents=True)
+    (folder / "twin.feature").write_text(
+        "# language: ru\nФункция: без близнеца\n\n  @ti4:2.4\n  Правило: 28.4\n\n"
+        "    Сценарий: Оставить шесть карт нельзя\n      Дано игроки: Alice и Bob\n"
+        "      И у Alice на руке 7 карт\n      И колода действий: \"Sabotage\" и 2 другие "
+        "карты\n      Когда Alice берёт 1 карту действия\n      И Alice оставляет 6 карт\n"
+        "      Тогда действие отклонено\n", encoding="utf-8")
+    games = discover_games([bundled_features_dir(), tmp_path / "ru"])
+    assert [str(p) for p in check_suite(games.values(), games).problems] == []
+    # A game whose manifest says 'twins: required' checks this; read in English, the
+    # Russian outcome step counts as the rejection it is.
+    scenarios = read_feature(folder / "twin.feature").scenarios
+    assert check_twins(list(scenarios)) == []  # unread, it would pass unnoticed
+    [problem] = check_twins(list(scenarios), vocabulary_for(games["ti4"]))
+    assert "this scenario expects a rejection but has no twin" in problem.message
+    assert problem.line == 7
