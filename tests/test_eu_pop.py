@@ -457,7 +457,7 @@ def test_every_step_of_both_games_matches_exactly_one_definition() -> None:
         words = vocabulary_for(game)
         for path in game.feature_files():
             for scenario in read_feature(path).scenarios:
-                for step in scenario.steps:
+                for step in {s for run in scenario.rendered() for s in run}:
                     hits = [d.where for d in words.match(step.kind, step.text)]
                     if len(hits) != 1:
                         problems.append(f"{path.name}:{step.line} {step.text!r}: {hits}")
