@@ -55,7 +55,8 @@ SORTS = {
 }
 #: An Action on a Display Card: its quoted name, or its sort on a card (variable).
 ACTION = (rf'(?:"(?P<action>[^"]+)"|(?:an?|the) (?P<sort>{"|".join(SORTS)}) of '
-          rf"(?P<host>{CARD})(?: that spends (?P<spends>\w+) charges?)?)")
+          rf"(?P<host>{CARD})(?: that (?:spends (?P<spends>\w+) charges?|has (?P<effect>an "
+          r"effect)))?)")
 
 # One phrase per countable fact: Given sets it, Then checks it.
 COUNTER = (rf"(?P<player>{NAME}) has (?P<count>\w+) (?:(?P<power>{POWER}) power"
@@ -100,12 +101,13 @@ def card_needs(world: ScenarioWorld, *texts: str | None) -> list[str]:
 
 
 def listed_action(world: ScenarioWorld, action: str | None, sort: str | None,
-                  host: str | None, spends: str | None) -> tuple[str, Mapping[str, Any]]:
+                  host: str | None, spends: str | None, effect: str | None = None
+                  ) -> tuple[str, Mapping[str, Any]]:
     """The Display Card and the Action an ``ACTION`` phrase names.
 
     A quoted Action is looked up among every card's Actions (their names are unique); a
     sort takes the first Action of that sort the card lists (and that spends that many
-    charges, when the phrase says so).
+    charges, or that has an effect, when the phrase says so).
     """
     if action is not None:
         found = [(f["name"], a) for f in facts(world).values() for a in f.get("actions") or []
@@ -118,9 +120,11 @@ def listed_action(world: ScenarioWorld, action: str | None, sort: str | None,
     card = card_name(world, host)
     want = parse_count(spends) if spends else None
     for listed in fact(world, card).get("actions") or []:
-        if SORTS[sort](listed.get("kinds") or []) and want in (None, listed.get("uses", 1)):
+        if (SORTS[sort](listed.get("kinds") or []) and want in (None, listed.get("uses", 1))
+                and (not effect or (listed.get("effect") or {}).get("ducats"))):
             return card, listed
-    spend = f" that spends {want} charge(s)" if want is not None else ""
+    spend = (f" that spends {want} charge(s)" if want is not None
+             else " that has an effect" if effect else "")
     raise ScenarioError(f"{card!r} lists no {sort}{spend}; bind {host} to a class of Display "
                         "Card that has one (features/eu-pop/plays.yaml)")
 
@@ -256,13 +260,13 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, power: 
                                     else f"{GAME}/ducats"])
 def _afford(oracle_world: ScenarioWorld, player: str, amount: str, what: str,
             card: str | None, action: str | None, sort: str | None, host: str | None,
-            spends: str | None) -> None:
+            spends: str | None, effect: str | None) -> None:
     """Just the cost printed on a card (or an Action of it), or one less: a card costs
     Monarch Power of its deck's type and maybe Ducats, an Action power of its own type."""
     if card is not None:
         name, listed = card_name(oracle_world, card), None
     else:
-        name, listed = listed_action(oracle_world, action, sort, host, spends)
+        name, listed = listed_action(oracle_world, action, sort, host, spends, effect)
     kind, power_cost, ducat_cost = cost_of(oracle_world, name, listed)
     cost = power_cost if what == "Monarch Power" else ducat_cost
     if amount == "one too few" and cost < 1:
@@ -385,6 +389,12 @@ def _check_display(oracle_world: ScenarioWorld, player: str, card: str | None,
                                 f"({names}); expected {want}")
         return
     name = card_name(oracle_world, card)
+    if viewer is not None:
+        truth = oracle_world.view(REFEREE)["players"][player]["display"]
+        if shown != list(truth):
+            raise RuleViolation(f"{player}'s display as seen by {viewer} is {shown}, but it is "
+                                f"{list(truth)}: Display Cards are face up",
+                                concept="display-public")
     entry = next((d for d in shown if d.get("card") == name), None)
     if entry is None:
         raise RuleViolation(f"{player} has {names or 'nothing'} on display{seen_by}; expected "
@@ -524,8 +534,9 @@ def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
 
 
 def _use_needs(world: ScenarioWorld, action: str | None, sort: str | None, host: str | None,
-               spends: str | None, cancel: str | None = None, **_: Any) -> list[str]:
-    card, _listed = listed_action(world, action, sort, host, spends)
+               spends: str | None, effect: str | None = None, cancel: str | None = None,
+               **_: Any) -> list[str]:
+    card, _listed = listed_action(world, action, sort, host, spends, effect)
     return [f"{GAME}/display", f"{GAME}/card/{card}", *card_needs(world, cancel)]
 
 
@@ -536,10 +547,11 @@ def _use_needs(world: ScenarioWorld, action: str | None, sort: str | None, host:
 ))
 @requires(_use_needs)
 def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str | None,
-         sort: str | None, host: str | None, spends: str | None, how: str | None,
-         target: str | None, canceller: str | None, cancel: str | None) -> None:
+         sort: str | None, host: str | None, spends: str | None, effect: str | None,
+         how: str | None, target: str | None, canceller: str | None,
+         cancel: str | None) -> None:
     """Take an Action listed on a Display Card; like 'plays', it can be cancelled."""
-    card, listed = listed_action(oracle_world, action, sort, host, spends)
+    card, listed = listed_action(oracle_world, action, sort, host, spends, effect)
     name = str(listed["name"])
     message: dict[str, Any] = {"type": "use", "player": player, "card": card, "action": name}
     if target:
@@ -600,14 +612,66 @@ def _battle_goes_on(oracle_world: ScenarioWorld, step: str | None, round: str | 
         oracle_world.act("the battle ends", {"type": "battle_end"})
 
 
+@then(parsers.re(rf"the effect of the action taken on (?P<host>{CARD}) (?P<neg>has not|has) "
+                 r"happened"))
+@requires(lambda world, **_: [f"{GAME}/ducats"])
+def _action_effect(oracle_world: ScenarioWorld, host: str, neg: str) -> None:
+    """The effect of the Action last taken on a Display Card (the stand-ins' effects give
+    Ducats), measured from the referee's view before it was taken."""
+    card = card_name(oracle_world, host)
+    action, before = next(((a, b) for _t, k, a, r, b, _ in reversed(oracle_world.history)
+                           if k == "use" and a.get("card") == card
+                           and not isinstance(r, Rejected)), ({}, {}))
+    if not action:
+        raise ScenarioError(f"no Action of {card!r} was taken in this scenario")
+    listed = next(a for a in fact(oracle_world, card).get("actions") or []
+                  if a.get("name") == action.get("action"))
+    gain = int((listed.get("effect") or {}).get("ducats") or 0)
+    if not gain:
+        raise ScenarioError(f"{listed.get('name')!r} has no visible effect; take an action "
+                            f"of {host} that has an effect")
+    player = str(action["player"])
+    want = _referee_player(oracle_world, player, before)["ducats"] + (gain if neg == "has"
+                                                                      else 0)
+    got = _referee_player(oracle_world, player)["ducats"]
+    if got != want:
+        raise RuleViolation(f"{player} has {got} ducats; expected {want} ("
+                            f"{listed.get('name')!r} gives {gain}"
+                            + (")" if neg == "has" else ", but it was prevented)"))
+
+
 # -- Then: battles -------------------------------------------------------------------------------
 
 
-@then(parsers.re(rf"(?P<player>{NAME})'s side has (?P<dice>.+) from battle actions"))
+@then(parsers.re(rf"(?P<player>{NAME})'s side has the dice of (?P<cards>.+) from battle "
+                 r"actions"))
+@requires(lambda world, **_: [f"{GAME}/battle"])
+def _dice_of(oracle_world: ScenarioWorld, player: str, cards: str) -> None:
+    """The Battle Dice those Battle Action cards give, as they were played in this scenario
+    (their die icons, and the types chosen for "?" icons), and no others."""
+    names = oracle_world.names(parse_cards(cards))
+    want: Counter[str] = Counter()
+    for name in names:
+        play = next((a for _t, k, a, r, _b, _a in oracle_world.history if k == "play"
+                     and a.get("card") == name and not isinstance(r, Rejected)), None)
+        if play is None:
+            raise ScenarioError(f"{name!r} was not played in this scenario")
+        icons = [d for d in fact(oracle_world, name).get("dice") or [] if d != "?"]
+        want.update(icons + list((play.get("targets") or {}).get("dice") or []))
+    _expect_dice(oracle_world, player, want, 0, f"the dice of {describe_cards(names)}")
+
+
+@then(parsers.re(rf"(?P<player>{NAME})'s side has (?P<dice>(?!the dice of ).+) from battle "
+                 r"actions"))
 @requires(lambda world, **_: [f"{GAME}/battle"])
 def _battle_dice(oracle_world: ScenarioWorld, player: str, dice: str) -> None:
     """The Battle Dice a side has gained from Battle Actions (6.2.battle.4-6)."""
     typed, untyped = parse_dice(dice)
+    _expect_dice(oracle_world, player, typed, untyped, dice)
+
+
+def _expect_dice(oracle_world: ScenarioWorld, player: str, typed: Counter[str], untyped: int,
+                 dice: str) -> None:
     battle = oracle_world.view(REFEREE).get("battle")
     if not battle:
         raise RuleViolation("no Battle is being fought")

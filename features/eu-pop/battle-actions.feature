@@ -56,14 +56,6 @@ Feature: Battle Actions
         | the battle moves to its "Roll Battle Dice" step | rejected |
         | a new round of battle begins                  | allowed  |
 
-    Scenario: A Battle in the Peace & Rebels Phase has its "Play Battle Actions" step too
-      Given it is the peace phase
-      And Alice attacks Bob in a battle
-      And card A is any battle action card
-      And Alice holds card A
-      When Alice plays card A
-      Then Alice holds no cards
-
   @eu-pop:6.2.battle.2
   Rule: 6.2.battle.2 Battle Actions can be used in any Battle you are involved in, even if it is not your Turn
 
@@ -147,13 +139,15 @@ Feature: Battle Actions
     Scenario: Dice gained in two Rounds add up
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
-      And card A is any battle action card with one die
-      And Alice holds card A and card A
+      And card A is any battle action card
+      And card B is any other battle action card
+      And Alice holds card A and card B
       And Alice has 9 of each Monarch Power
       When Alice plays card A
       And a new round of battle begins
-      And Alice plays card A
-      Then Alice's side has 2 dice from battle actions
+      And Alice plays card B
+      And the battle moves to its "Roll Battle Dice" step
+      Then Alice's side has the dice of card A and card B from battle actions
 
   @eu-pop:6.2.battle.5
   Rule: 6.2.battle.5 Each Battle Die icon adds one die of that type

@@ -66,7 +66,7 @@ Feature: Display Cards
     Scenario Outline: Its Actions are not available in the Turn it is played
       Given it is the action phase, Alice's turn
       And card A is any display card with a reaction
-      And card B is any other card
+      And card B is any other action card
       And Alice holds card A and card B
       When Alice plays card A
       And <between>
@@ -74,9 +74,9 @@ Feature: Display Cards
       Then the action is <outcome>
 
       Examples:
-        | between               | outcome  |
-        | Alice appoints card B | rejected |
-        | Alice ends her turn   | allowed  |
+        | between                        | outcome  |
+        | Alice appoints card B          | rejected |
+        | Alice's turn comes round again | allowed  |
 
     Scenario Outline: Only the player who played it can take its Actions
       Given it is the action phase, Bob's turn
@@ -100,6 +100,13 @@ Feature: Display Cards
       When Alice uses an action of card A
       Then Alice has paid the cost of the action taken on card A
 
+    Scenario: An Action on a Display Card resolves its effect
+      Given it is the action phase, Alice's turn
+      And card A is any display card with an action that has an effect
+      And Alice has card A on display
+      When Alice uses an action of card A that has an effect
+      Then the effect of the action taken on card A has happened
+
     Scenario Outline: An Action whose cost cannot be paid cannot be taken
       Given it is the action phase, Alice's turn
       And card A is any display card with an action
@@ -116,15 +123,15 @@ Feature: Display Cards
     Scenario Outline: An Action on a Display Card takes the Turn
       Given it is the action phase, Alice's turn
       And card A is any display card with an action
-      And card B is any action card
-      And card C is any other card
+      And card B is any other display card with an action
+      And card C is any action card
       And Alice has card A on display
-      And Alice holds card B and card C
+      And Alice has card B on display
+      And Alice holds card C
       And Alice has 9 of each Monarch Power
-      And Alice can play card B
       When Alice uses an action of card A
       And <between>
-      And Alice plays card B
+      And Alice uses an action of card B
       Then the action is <outcome>
 
       Examples:
@@ -148,60 +155,70 @@ Feature: Display Cards
   @eu-pop:6.2.display.6
   Rule: 6.2.display.6 Its Battle Actions and Reactions are treated as such
 
-    Scenario: A Battle Action on a Display Card is used in a Battle, even on another player's Turn
-      Given it is the action phase, Bob's turn
+    Each scenario first plays a Battle Action card or a Reaction card at the same moment:
+    if that is refused, the rule for such cards is charged, not this one.
+
+    Scenario Outline: A Battle Action on a Display Card is used in a Battle, even on another player's Turn
+      Given it is the <moment>
       And Bob attacks Alice in a battle
+      And card B is any battle action card
       And card A is any display card with a battle action
+      And Alice holds card B
       And Alice has card A on display with 2 charges
-      When Alice uses the battle action of card A that spends 1 charge
+      When Alice plays card B
+      And Alice uses the battle action of card A that spends 1 charge
       Then Alice has card A on display with 1 charge
 
-    Scenario: A Battle Action on a Display Card is not used outside a Battle
-      Twin: A Battle Action on a Display Card is used in a Battle, even on another player's Turn
-
-      Given it is the action phase, Alice's turn
-      And card A is any display card with a battle action
-      And Alice has card A on display with 2 charges
-      When Alice uses the battle action of card A that spends 1 charge
-      Then the action is rejected
-      And Alice has card A on display with 2 charges
+      Examples:
+        | moment                   |
+        | action phase, Bob's turn |
+        | peace phase              |
 
     Scenario Outline: A Battle Action on a Display Card waits for the "Play Battle Actions" step
-      Given it is the action phase, <whose>'s turn
+      Given it is the action phase, Alice's turn
       And Bob attacks Alice in a battle<step>
+      And card B is any battle action card
       And card A is any display card with a battle action
+      And Alice holds card B
       And Alice has card A on display with 2 charges
+      When Alice plays card B
+      Then the action is <outcome>
       When Alice uses the battle action of card A that spends 1 charge
       Then the action is <outcome>
 
       Examples:
-        | whose | step                              | outcome  |
-        | Alice |                                   | allowed  |
-        | Alice | , in its "Roll Battle Dice" step  | rejected |
+        | step                              | outcome  |
+        |                                   | allowed  |
+        | , in its "Roll Battle Dice" step  | rejected |
 
-    Scenario Outline: A Reaction on a Display Card is used at any moment
+    Scenario Outline: A Reaction on a Display Card is used on another player's Turn or in another phase
       Given it is the <moment>
+      And card R is any reaction card
       And card A is any display card with a reaction
+      And Alice holds card R
       And Alice has card A on display with 2 charges
-      When Alice uses the reaction of card A that spends 1 charge
+      When Alice plays card R
+      And Alice uses the reaction of card A that spends 1 charge
       Then Alice has card A on display with 1 charge
 
       Examples:
         | moment                   |
         | action phase, Bob's turn |
         | cleanup phase            |
-        | peace phase              |
 
-    Scenario: A Reaction on a Display Card takes no Turn
-      Given it is the action phase, Bob's turn
+    Scenario: A Reaction on a Display Card is used after the Turn's Action is taken
+      Given it is the action phase, Alice's turn
+      And card C is any action card
+      And card R is any reaction card
       And card A is any display card with a reaction
-      And card B is any action card
+      And Alice holds card C and card R
+      And Alice has 9 of each Monarch Power
       And Alice has card A on display with 2 charges
-      And Bob holds card B
-      And Bob can play card B
-      When Alice uses the reaction of card A that spends 1 charge
-      And Bob plays card B
-      Then Bob holds no cards
+      And Alice can play card C
+      When Alice plays card C
+      And Alice plays card R
+      And Alice uses the reaction of card A that spends 1 charge
+      Then Alice has card A on display with 1 charge
 
   @eu-pop:6.2.display.7
   Rule: 6.2.display.7 Each use removes a charge, or more if the card says so

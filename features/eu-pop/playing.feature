@@ -17,7 +17,7 @@ Feature: Playing Action Cards and appointing their characters
       Given it is the action phase, Alice's turn
       And card A is any <first>
       And card B is any other action card
-      And card C is any other card
+      And card C is any other action card
       And Alice holds card A, card B and card C
       And Alice has 9 of each Monarch Power
       And Alice can play card A
@@ -292,6 +292,7 @@ Feature: Playing Action Cards and appointing their characters
       And Alice holds <hand>
       And Alice can play card A
       When Alice appoints card A
+      And Alice's turn comes round again
       And Alice plays card A
       Then the action is <outcome>
 
@@ -305,7 +306,7 @@ Feature: Playing Action Cards and appointing their characters
 
     Scenario Outline: A Leader card gives a Leader, an Advisor card an Advisor
       Given it is the action phase, Alice's turn
-      And card A is any <role> card
+      And card A is any <role> action card
       And Alice holds card A
       When Alice appoints card A
       Then Alice has card A as a <role>
@@ -318,8 +319,8 @@ Feature: Playing Action Cards and appointing their characters
 
     Scenario: A Leader and an Advisor appointed in one Turn go each to their place
       Given it is the action phase, Alice's turn
-      And card A is any leader card
-      And card B is any advisor card
+      And card A is any leader action card
+      And card B is any advisor action card
       And Alice holds card A and card B
       When Alice appoints card A
       And Alice appoints card B
@@ -347,7 +348,7 @@ Feature: Playing Action Cards and appointing their characters
 
     Scenario Outline: Only a character in the player's own hand can be appointed
       Given it is the action phase, Alice's turn
-      And card A is any administrative card
+      And card A is any administrative action card
       And <where>
       When Alice appoints card A
       Then the action is <outcome>
