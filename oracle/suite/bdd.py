@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from pytest_bdd import scenario
 from pytest_bdd.exceptions import GherkinParseError
+from pytest_bdd.feature import get_feature
 from pytest_bdd.gherkin_parser import GherkinDocument, get_gherkin_document
 from pytest_bdd.scenario import get_python_name_generator, scenario_wrapper_template_registry
 from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
@@ -26,9 +28,11 @@ __all__ = [
     "STEP_FIXTURE_PREFIX",
     "GherkinDocument",
     "GherkinParseError",
+    "RenderedScenario",
     "StepFunctionContext",
     "gherkin_document",
     "python_names",
+    "rendered_scenarios",
     "scenario_behind",
     "scenario_test",
     "step_definitions",
@@ -80,3 +84,34 @@ def scenario_behind(test_function: object) -> tuple[str, Path, int] | None:
     if template is None:
         return None
     return template.name, Path(template.feature.filename), template.line_number
+
+
+@dataclass(frozen=True)
+class RenderedScenario:
+    """One runnable scenario as pytest-bdd would run it: an outline gives one per example row.
+
+    ``steps`` are (kind, text, line) with the background first and ``<placeholders>``
+    filled in; ``example_id`` is pytest-bdd's parametrisation id (``None`` for a plain
+    scenario), which pytest appends to the test name in brackets.
+    """
+
+    name: str
+    line: int
+    example_id: str | None
+    steps: tuple[tuple[str, str, int], ...]
+
+
+def rendered_scenarios(path: Path, name: str) -> list[RenderedScenario]:
+    """The scenario ``name`` of a feature file, rendered exactly as pytest-bdd renders it
+    when it runs the test (``ScenarioTemplate.render`` per example row)."""
+    template = get_feature(str(path.parent), path.name).scenarios[name]
+    rows: list[tuple[str | None, dict[str, str]]] = [
+        ("-".join(context.values()), context)
+        for examples in template.examples for context in examples.as_contexts()]
+    out = []
+    for example_id, context in rows or [(None, {})]:
+        scenario = template.render(context)
+        out.append(RenderedScenario(
+            scenario.name, template.line_number, example_id,
+            tuple((s.type, s.name, s.line_number) for s in scenario.steps)))
+    return out

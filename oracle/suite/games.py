@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
+from oracle.suite.catalog import SAFE_LOADER, Catalog, CatalogFileError, load_catalog
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ class Game:
         """Card facts per deck (name, count, and whatever else the game records)."""
         if not self.cards_file:
             return {}
-        data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
+        data = yaml.load((self.folder / self.cards_file).read_text(encoding="utf-8"),
+                         Loader=SAFE_LOADER)
         return dict(data.get("decks", {}))
 
     def concept_rule(self, concept: str) -> str | None:
