@@ -81,14 +81,16 @@ Feature: Display Cards
     Scenario Outline: Only the player who played it can take its Actions
       Given it is the action phase, Bob's turn
       And card A is any display card with an action
-      And <owner> has card A on display
+      And <where>
+      And Bob has 9 of each Monarch Power
       When Bob uses an action of card A
       Then the action is <outcome>
 
       Examples:
-        | owner | outcome  |
-        | Alice | rejected |
-        | Bob   | allowed  |
+        | where                       | outcome  |
+        | Alice has card A on display | rejected |
+        | Bob has card A on display   | allowed  |
+        | Bob holds card A            | rejected |
 
   @eu-pop:6.2.display.5
   Rule: 6.2.display.5 Its Actions work like other Actions: they cost Monarch Power and take a Turn

@@ -346,6 +346,19 @@ Feature: Playing Action Cards and appointing their characters
         | reaction card      |
         | battle action card |
 
+    Scenario Outline: Appointing is an Action of its player's Turn in the Action Phase
+      Given it is the <moment>
+      And card A is any action card
+      And Alice holds card A
+      When Alice appoints card A
+      Then the action is <outcome>
+
+      Examples:
+        | moment                     | outcome  |
+        | action phase, Alice's turn | allowed  |
+        | action phase, Bob's turn   | rejected |
+        | peace phase                | rejected |
+
     Scenario Outline: Only a character in the player's own hand can be appointed
       Given it is the action phase, Alice's turn
       And card A is any administrative action card

@@ -131,6 +131,8 @@ def draw_from_deck(history: Sequence[Transition], i: int) -> str | None:
         return f"{player} drew no card from a {deck} deck of {len(top)}"
     if len(top) >= n and Counter(drawn) != Counter(top[:n]):
         return f"{player} drew {sorted(drawn)}, not the top of the {deck} deck {top[:n]}"
+    if len(top) < n and not contains(drawn, top):
+        return f"{player} drew {sorted(drawn)}, not first the rest of the {deck} deck {top}"
     if len(top) < n and not contains(top + discard_pile(t.before, deck), drawn):
         return f"{player} drew {sorted(drawn)}, which were not in the {deck} deck or its discards"
     return None
@@ -272,7 +274,7 @@ def _effect_resolved(history: Sequence[Transition], i: int, kind: str) -> str | 
     for name in t.after["players"]:
         due, mixed = _effects_due(history, i, name, kind)
         gain = int(_player(t.after, name)["ducats"]) - int(_player(t.before, name)["ducats"])
-        if not mixed and gain < due:
+        if not mixed and gain != due:
             return f"{name} gained {gain} Ducats; what resolved gives {due}"
     return None
 
@@ -408,8 +410,8 @@ def charges_spent(history: Sequence[Transition], i: int) -> str | None:
     if after is not None and after != before - listed.uses:
         return (f"{card!r} had {before} charge(s); {listed.name!r} spends {listed.uses}, and "
                 f"it has {after}")
-    if after is None and before - listed.uses > 0:
-        return f"{card!r} left play with {before - listed.uses} charge(s) left"
+    if after is None and before < listed.uses:
+        return f"{card!r} had {before} charge(s) and {listed.name!r} spends {listed.uses}"
     return None
 
 
@@ -420,6 +422,15 @@ def empty_display_discarded(history: Sequence[Transition], i: int) -> str | None
         spent = [d["card"] for d in _display(t.after, name) if int(d["charges"]) <= 0]
         if spent:
             return f"{name}'s {spent} have no charge left and are still on display"
+    if t.kind == "use":
+        player, card = t.action["player"], t.action["card"]
+        listed = FACTS[card].action(t.action["action"])
+        before, after = _charges(t.before, player, card), _charges(t.after, player, card)
+        if listed and before is not None and after is None:
+            if before - listed.uses > 0:
+                return f"{card!r} left play with {before - listed.uses} charge(s) left"
+            if card not in _all_discarded(t):
+                return f"{card!r} spent its last charge and was not discarded"
     return None
 
 
@@ -535,7 +546,9 @@ def step_c_asks_every_player(history: Sequence[Transition], i: int) -> str | Non
         if count + len(entry["display"]) <= HAND_LIMIT and name in asked:
             return f"{name} holds {count} cards and is asked to discard"
     for pending in t.after.get("pending") or []:
-        if pending.get("decision") == "keep" and pending.get("count") != HAND_LIMIT:
+        shown = _display(t.after, pending.get("player"))
+        if (pending.get("decision") == "keep" and pending.get("count") != HAND_LIMIT
+                and not shown):
             return f"{pending.get('player')} is asked to keep {pending.get('count')}, not 5"
     return None
 
@@ -548,6 +561,11 @@ def displays_not_counted(history: Sequence[Transition], i: int) -> str | None:
         if count <= HAND_LIMIT < count + shown and name in _keeps(t.after):
             return (f"{name} holds {count} cards (and {shown} on display) and is asked to "
                     "discard")
+    for pending in t.after.get("pending") or []:
+        shown = len(_display(t.after, pending.get("player")))
+        if pending.get("decision") == "keep" and shown and pending.get("count") != HAND_LIMIT:
+            return (f"{pending.get('player')}, with {shown} Display Card(s), is asked to keep "
+                    f"{pending.get('count')}, not 5")
     return None
 
 
@@ -681,6 +699,50 @@ def _free_to_play(t: Transition) -> bool:
     return t.action["card"] in hand(t.before, player) and _affordable(t) and not owes
 
 
+def _counter_target(view: Mapping[str, Any], targets: Mapping[str, Any]
+                    ) -> Mapping[str, Any] | None:
+    wanted = targets.get("card")
+    for entry in reversed(view.get("being_played") or []):
+        if wanted is None or wanted in (entry.get("card"), entry.get("action")):
+            return entry
+    return None
+
+
+def _is_covert(entry: Mapping[str, Any]) -> bool:
+    fact = FACTS[entry["card"]]
+    if entry.get("action"):
+        listed = fact.action(entry["action"])
+        return bool(listed) and "covert" in listed.kinds
+    return "covert" in fact.kinds
+
+
+def counter_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.covert.2: a Covert Action being played, a card or an Action on a Display Card, can
+    be countered by Counterespionage (refused: held, paid for, aimed at a Covert Action)."""
+    t = history[i]
+    if t.action["card"] != COUNTERESPIONAGE or not _free_to_play(t):
+        return None
+    target = _counter_target(t.before, t.action.get("targets") or {})
+    if target is not None and _is_covert(target):
+        aimed = target.get("action") or target["card"]
+        return f"Counterespionage aimed at Covert Action {aimed!r} was refused"
+    return None
+
+
+def appoint_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.action-cards.7: every Action Card is dual-purpose: any card can be appointed (refused
+    although its player holds it, it is their Turn of the Action Phase and nothing is being
+    played or owed)."""
+    t = history[i]
+    player, card = t.action["player"], t.action["card"]
+    owes = any(p.get("player") == player for p in t.before.get("pending") or [])
+    if (card in hand(t.before, player) and t.before.get("phase") == "action"
+            and t.before.get("active_player") == player and not owes
+            and not t.before.get("being_played")):
+        return f"{player} was refused appointing {card!r}, which they hold, in their Turn"
+    return None
+
+
 def reaction_refused(history: Sequence[Transition], i: int) -> str | None:
     """6.2.reactions.1: a Reaction card is played at any moment, on any Turn (refused: the
     rule was not applied). Counterespionage, which needs a Covert Action to answer, is not
@@ -692,21 +754,21 @@ def reaction_refused(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
-def battle_card_refused_off_turn(history: Sequence[Transition], i: int) -> str | None:
-    """6.2.battle.2: a player in the Battle plays a Battle Action card in its "Play Battle
-    Actions" step even when it is not their Turn (refused although nothing else forbids it)."""
+def battle_card_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.2: a player involved in the Battle plays a Battle Action card in its "Play
+    Battle Actions" step, on anyone's Turn (refused although nothing else forbids it: the card
+    is theirs and paid for, their side has not used it this Round, a type is chosen for each
+    "?" icon)."""
     t = history[i]
     player = t.action["player"]
     if not _battle_card(t) or not _in_play_step(t.before) or not _free_to_play(t):
-        return None
-    if t.before.get("phase") == "action" and t.before.get("active_player") == player:
         return None
     side = t.before["battle"][_side(t.before, player)]
     chosen = (t.action.get("targets") or {}).get("dice") or []
     if (_name(t) in _used_this_round(history, i, list(side))
             or len(chosen) != list(_icons(t)).count(ANY_DIE)):
         return None
-    return f"{player}, in the Battle, was refused Battle Action {_name(t)!r} off their Turn"
+    return f"{player}, in the Battle, was refused Battle Action {_name(t)!r}"
 
 
 def chosen_die(history: Sequence[Transition], i: int) -> str | None:
@@ -748,9 +810,9 @@ DIAGNOSTICS = (
     Diagnostic("rebuild-whole", rebuilt_whole, frozenset({"draw"})),
     Diagnostic("discard-on-own-pile", discarded_on_own_pile, _every_kind_but("draw")),
     Diagnostic("played-card-leaves-hand", played_card_leaves_hand, frozenset({"play"})),
-    Diagnostic("cost-never-below-zero", cost_never_below_zero, PLAYS),
     Diagnostic("cost-of-deck-type", cost_of_deck_type, frozenset({"play"})),
     Diagnostic("ducat-cost", ducat_cost, frozenset({"play"})),
+    Diagnostic("cost-never-below-zero", cost_never_below_zero, PLAYS),
     Diagnostic("display-action-cost", display_action_cost, frozenset({"use"})),
     Diagnostic("charges-spent", charges_spent, frozenset({"use"})),
     Diagnostic("empty-display-discarded", empty_display_discarded,
@@ -769,16 +831,17 @@ DIAGNOSTICS = (
     Diagnostic("appointed", appointed, frozenset({"appoint"})),
     Diagnostic("character-role", character_role, frozenset({"appoint"})),
     Diagnostic("limit-only-in-step-c", limit_only_in_step_c, _every_kind_but()),
-    Diagnostic("displays-not-counted", displays_not_counted, frozenset({"discard_down"})),
     Diagnostic("step-c-asks-every-player", step_c_asks_every_player,
                frozenset({"discard_down"})),
+    Diagnostic("displays-not-counted", displays_not_counted, frozenset({"discard_down"})),
     Diagnostic("kept-what-was-chosen", kept_what_was_chosen, frozenset({"choose"})),
     Diagnostic("battle-action-moment", battle_action_moment, frozenset({"play"})),
     Diagnostic("battle-action-involved", battle_action_involved, frozenset({"play"})),
     Diagnostic("battle-action-once", battle_action_once, frozenset({"play"})),
+    Diagnostic("appoint-refused", appoint_refused, frozenset({"appoint"}), rejected=True),
+    Diagnostic("counter-refused", counter_refused, frozenset({"play"}), rejected=True),
     Diagnostic("reaction-refused", reaction_refused, frozenset({"play"}), rejected=True),
-    Diagnostic("battle-card-refused-off-turn", battle_card_refused_off_turn,
-               frozenset({"play"}), rejected=True),
+    Diagnostic("battle-card-refused", battle_card_refused, frozenset({"play"}), rejected=True),
     Diagnostic("dice-per-icon", dice_per_icon, frozenset({"resolve"})),
     Diagnostic("chosen-die", chosen_die, frozenset({"resolve"})),
     Diagnostic("dice-stay", dice_stay, frozenset({"battle_step", "battle_round"})),

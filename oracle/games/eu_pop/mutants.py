@@ -21,6 +21,7 @@ from oracle.games.eu_pop.engine import (
     PlayRecord,
     ReferenceEngine,
 )
+from oracle.games.eu_pop.slips import SLIPS
 from oracle.games.kit import Rejection
 from oracle.mutants import Mutant
 
@@ -223,7 +224,7 @@ ALL: tuple[Mutant, ...] = (
     mutant("appoint_takes_the_turn", ("6.action-cards.2",),
            "appointing a character uses up the Turn's Action",
            after_minor_action=_appoint_taking_the_turn),
-    mutant("cost_from_administrative", ("6.action-cards.3", "6.2.covert.3"),
+    mutant("cost_from_administrative", ("6.action-cards.3",),
            "every card's Monarch Power cost is paid from the Administrative pool",
            cost_type=_returns("administrative")),
     mutant("ducats_ignored", ("6.action-cards.4",), "a card's Ducat cost is never charged",
@@ -304,7 +305,7 @@ ALL: tuple[Mutant, ...] = (
     mutant("display_marks_ignored", ("6.2.display.6",),
            "Battle Actions and Reactions on Display Cards are taken like plain Actions",
            action_kinds=_plain_display_actions),
-    mutant("one_charge_per_use", ("6.2.display.7", "6.2.covert.4"),
+    mutant("one_charge_per_use", ("6.2.display.7",),
            "every use removes exactly one charge, whatever the card says",
            uses_of=_returns(1)),
     mutant("empty_display_stays", ("6.2.display.8",),
@@ -313,9 +314,9 @@ ALL: tuple[Mutant, ...] = (
     mutant("duplicate_displays", ("6.2.display.9",),
            "a second copy of a Display Card already in play can be played",
            check_display_duplicate=_returns(None)),
-    mutant("no_display_limit", ("6.2.display.9", "6.2.display.10"),
+    mutant("no_display_limit", ("6.2.display.10",),
            "any number of Display Cards can be in play", display_over_limit=_returns(False)),
-    mutant("oldest_display_discarded", ("6.2.display.9", "6.2.display.10"),
+    mutant("oldest_display_discarded", ("6.2.display.10",),
            "a third Display Card discards the oldest one without asking",
            third_display=_oldest_display_discarded),
     # -- Battle Actions
@@ -325,7 +326,7 @@ ALL: tuple[Mutant, ...] = (
     mutant("bystanders_play_battle_actions", ("6.2.battle.2",),
            "a player not involved in the Battle can play Battle Actions in it",
            check_battle_involvement=_returns(None)),
-    mutant("battle_actions_on_own_turn", ("6.2.battle.2", "6.2.battle.3", "6.2.display.6"),
+    mutant("battle_actions_on_own_turn", ("6.2.battle.2",),
            "Battle Actions can only be played on their player's own Turn",
            check_battle_involvement=_battle_actions_on_own_turn),
     mutant("battle_action_once_per_player", ("6.2.battle.3",),
@@ -347,7 +348,7 @@ ALL: tuple[Mutant, ...] = (
            'a "?" die icon always adds an Infantry die, whatever the player chose',
            chosen_die=_returns("infantry")),
     # -- Reactions and Covert Actions
-    mutant("reactions_take_the_turn", ("6.2.reactions.1", "6.2.display.6"),
+    mutant("reactions_take_the_turn", ("6.2.reactions.1",),
            "a Reaction uses up the Turn's Action", after_reaction=_reaction_takes_the_turn),
     mutant("reactions_only_in_action_phase", ("6.2.reactions.1",),
            "Reactions can be played only in the Action Phase",
@@ -362,6 +363,7 @@ ALL: tuple[Mutant, ...] = (
     mutant("prevented_uses_refunded", ("6.2.covert.4",),
            "a prevented Covert Action on a Display Card gives its charges back",
            dispose_countered=_refund_prevented_uses),
+    *SLIPS,
 )
 
 MUTANTS = SimpleNamespace(**{m.name: m for m in ALL})

@@ -1,0 +1,590 @@
+"""More EU mutants: the slips of engines written by other people, not by the scenarios' authors.
+
+``oracle.games.eu_pop.mutants`` holds the first mutant of each rule; these add, per testable
+rule, mutants that go wrong in other ways: the rule left out, a success reported with nothing
+changed, the wrong count, the wrong moment, the wrong scope (of phases, players, viewers or
+cards), a partial change left after a rejection. Each declares exactly the ids the report must
+flag; the rules it only blocks are not declared (``rules-oracle selftest`` shows them apart).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oracle.games.eu_pop.cards import ANY_DIE
+from oracle.games.eu_pop.engine import (
+    Display,
+    Pending,
+    PlayerState,
+    PlayRecord,
+    ReferenceEngine,
+)
+from oracle.games.eu_pop.engine.state import TURN
+from oracle.games.kit import REFEREE, Rejection
+from oracle.mutants import Mutant
+
+Ref = ReferenceEngine
+
+
+def slip(name: str, breaks: tuple[str, ...], change: str, **overrides: Any) -> Mutant:
+    return Mutant(name, tuple(f"eu-pop:{b}" for b in breaks), change, Ref, overrides)
+
+
+# -- turns and costs ------------------------------------------------------------------------------
+
+
+def _turn_of_anyone(self: Ref, name: str, doing: str, rule_id: str = TURN) -> Rejection | None:
+    if rule_id != TURN:
+        return Ref.check_turn(self, name, doing, rule_id)
+    real, self.g.active_player = self.g.active_player, name
+    try:
+        return Ref.check_turn(self, name, doing, rule_id)
+    finally:
+        self.g.active_player = real
+
+
+def _turn_in_any_phase(self: Ref, name: str, doing: str, rule_id: str = TURN) -> Rejection | None:
+    if rule_id == TURN and self.g.phase != "action":
+        return self.check_nothing_being_played(doing)
+    return Ref.check_turn(self, name, doing, rule_id)
+
+
+def _cost_from_richest_pool(self: Ref, player: PlayerState, fact: Any) -> dict[str, int]:
+    kind = max(sorted(player.power), key=lambda k: player.power[k])
+    return {kind: self.reduced(fact.cost, player.cost_reductions.get(kind, 0)),
+            "ducats": self.ducat_cost(player, fact)}
+
+
+def _power_not_checked(self: Ref, player: PlayerState, cost: dict[str, int],
+                       what: str) -> Rejection | None:
+    if what.strip("'") in self.facts:  # a card, not an Action on a Display Card
+        cost = {k: v for k, v in cost.items() if k == "ducats"}
+    return Ref.check_can_pay(self, player, cost, what)
+
+
+def _ducats_not_checked(self: Ref, player: PlayerState, cost: dict[str, int],
+                        what: str) -> Rejection | None:
+    return Ref.check_can_pay(self, player, {k: v for k, v in cost.items() if k != "ducats"},
+                             what)
+
+
+def _card_effect_doubled(self: Ref, record: PlayRecord) -> int:
+    gain = Ref.effect_ducats(self, record)
+    return 2 * gain if record.action is None else gain
+
+
+def _resolved_cards_vanish(self: Ref, record: PlayRecord) -> None:
+    fact = self.facts[record.card]
+    if self.is_display(fact):
+        self.place_on_display(self.g.players[record.player], fact)
+
+
+# -- appointing -----------------------------------------------------------------------------------
+
+
+def _displays_not_appointed(self: Ref, fact: Any) -> Rejection | None:
+    if self.is_display(fact):
+        return Rejection(f"{fact.name!r} is a Display Card: it is played for its Action")
+    return None
+
+
+def _marked_cards_not_appointed(self: Ref, fact: Any) -> Rejection | None:
+    if fact.kinds & {"reaction", "battle_action", "covert"}:
+        return Rejection(f"{fact.name!r} is marked: it is played for its Action")
+    return None
+
+
+def _appointed_card_discarded(self: Ref, player: PlayerState, fact: Any) -> None:
+    player.hand.remove(fact.name)
+    self.discard_card(fact.name)
+
+
+def _appoint_changes_nothing(self: Ref, player: PlayerState, fact: Any) -> None:
+    self.emit("appointed", player=player.name, card=fact.name, role=fact.character)
+
+
+def _roles_swapped(self: Ref, fact: Any) -> str:
+    return "advisor" if fact.character == "leader" else "leader"
+
+
+def _display_play_appoints(self: Ref, record: PlayRecord) -> None:
+    Ref.finish_card(self, record)
+    fact = self.facts[record.card]
+    if self.is_display(fact):
+        player = self.g.players[record.player]
+        (player.leaders if fact.character == "leader" else player.advisors).append(fact.name)
+
+
+def _appoint_off_turn(self: Ref, action: Any) -> None:
+    player = self.player(action.get("player"))
+    real = (self.g.phase, self.g.active_player)
+    self.g.phase, self.g.active_player = "action", player.name
+    try:
+        Ref.act_appoint(self, action)
+    finally:
+        self.g.phase, self.g.active_player = real
+
+
+# -- hands and decks ------------------------------------------------------------------------------
+
+
+def _hands_shown_to_spectators(self: Ref, viewer: str | None, owner: PlayerState) -> list[str]:
+    return list(owner.hand) if viewer in (REFEREE, owner.name, None) else []
+
+
+def _hands_shown_to_players(self: Ref, viewer: str | None, owner: PlayerState) -> list[str]:
+    return list(owner.hand) if viewer is not None else []
+
+
+def _oversized_hand_cannot_play(self: Ref, player: PlayerState, kinds: frozenset[str],
+                                what: str, takes_turn: bool, rule_id: str) -> Rejection | None:
+    if len(player.hand) > self.HAND_LIMIT:
+        return Rejection(f"{player.name} holds more than {self.HAND_LIMIT} cards")
+    return Ref.check_timing(self, player, kinds, what, takes_turn, rule_id)
+
+
+def _draw_from_bottom(self: Ref, deck: str, n: int) -> list[str]:
+    taken: list[str] = []
+    for _ in range(n):
+        self.rebuild_if_needed(deck)
+        pile = self.g.decks[deck]
+        if not pile.draw:
+            break
+        taken.append(pile.draw.pop())
+    return taken
+
+
+def _draw_one_whatever_the_count(self: Ref, deck: str, n: int) -> list[str]:
+    return Ref.take_from_deck(self, deck, min(n, 1))
+
+
+def _discard_to_administrative(self: Ref, card: str) -> None:
+    self.g.decks["administrative"].discard.insert(0, card)
+
+
+def _discard_second_from_top(self: Ref, card: str) -> None:
+    self.g.decks[self.deck_of(card)].discard.insert(1, card)
+
+
+def _discard_top_only(self: Ref, viewer: str | None, deck: str) -> list[str]:
+    pile = list(self.g.decks[deck].discard)
+    return pile if viewer == REFEREE else pile[:1]
+
+
+def _discards_hidden_from_spectators(self: Ref, viewer: str | None, deck: str) -> list[str]:
+    return list(self.g.decks[deck].discard) if viewer is not None else []
+
+
+def _rebuild_leaving_bottom_five(self: Ref, deck: str) -> None:
+    pile = self.g.decks[deck]
+    keep = self.discards_left_out(pile)
+    if keep:
+        pile.draw, pile.discard = pile.discard[:-keep], pile.discard[-keep:]
+    else:
+        pile.draw, pile.discard = pile.discard, []
+    self.g.rng.shuffle(pile.draw)
+
+
+def _leave_four(self: Ref, pile: Any) -> int:
+    return 4 if len(pile.discard) > self.REBUILD_LEAVES else 0
+
+
+def _small_pile_not_rebuilt(self: Ref, pile: Any) -> int:
+    return self.REBUILD_LEAVES if len(pile.discard) > self.REBUILD_LEAVES else len(pile.discard)
+
+
+def _small_pile_leaves_one(self: Ref, pile: Any) -> int:
+    return self.REBUILD_LEAVES if len(pile.discard) > self.REBUILD_LEAVES else 1
+
+
+# -- Phase 5, Step C ------------------------------------------------------------------------------
+
+
+def _last_player_only(self: Ref) -> list[str]:
+    return list(self.g.seats[-1:])
+
+
+def _step_c_asks_everyone(self: Ref, action: Any) -> None:
+    Ref.act_discard_down(self, action)
+    for name in self.players_in_step_c():
+        if self.pending_for(name) is None and self.g.players[name].hand:
+            self.add_pending(Pending(name, "keep", self.HAND_LIMIT, "hand"))
+
+
+def _step_c_keeps_four(self: Ref, pending: Pending) -> None:
+    if pending.decision == "keep":
+        pending.count = self.HAND_LIMIT - 1
+    Ref.add_pending(self, pending)
+
+
+def _keep_any_number(self: Ref, player: PlayerState, choice: Any) -> None:
+    pending = self.owed_decision(player.name)
+    keep = list(choice.get("keep") or [])
+    rest = list(player.hand)
+    if pending.source == "hand" and keep and all(c in rest and not rest.remove(c) for c in keep):
+        self.g.pending.remove(pending)
+        self.keep_cards(player, keep)
+        return
+    Ref.choose(self, player, choice)
+
+
+def _discard_the_chosen(self: Ref, player: PlayerState, keep: list[str]) -> None:
+    rest = list(player.hand)
+    for card in keep:
+        rest.remove(card)
+    Ref.keep_cards(self, player, rest)
+
+
+def _displays_shrink_the_keep(self: Ref, pending: Pending) -> None:
+    if pending.decision == "keep":
+        shown = len(self.g.players[pending.player].display)
+        pending.count = max(0, self.HAND_LIMIT - shown)
+    Ref.add_pending(self, pending)
+
+
+# -- Display Cards --------------------------------------------------------------------------------
+
+
+def _display_choice_kept(self: Ref, player: PlayerState, choice: Any) -> None:
+    pending = self.owed_decision(player.name)
+    shown = list(player.display)
+    Ref.choose(self, player, choice)
+    if pending.source == "display":
+        for display in shown:
+            if display not in player.display:
+                self.g.decks[self.deck_of(display.card)].discard.remove(display.card)
+        player.display = shown
+
+
+def _duplicate_anywhere(self: Ref, player: PlayerState, fact: Any) -> Rejection | None:
+    for other in self.g.players.values():
+        if any(d.card == fact.name for d in other.display):
+            return Rejection(f"{fact.name!r} is already on display")
+    return None
+
+
+def _newest_display_discarded(self: Ref, player: PlayerState, older: list[str]) -> None:
+    self.discard_display(player, player.display[-1])
+
+
+def _one_charge_extra(self: Ref, fact: Any) -> int:
+    return fact.charges + 1
+
+
+def _charged_with_one(self: Ref, fact: Any) -> int:
+    return 1
+
+
+def _usable_from_hand(self: Ref, name: str, card: str) -> tuple[PlayerState, Display] | None:
+    player = self.g.players[name]
+    if card in player.hand:
+        return player, Display(card, 99, placed_turn=-1)
+    return Ref.find_display(self, name, card)
+
+
+def _reactions_plain(self: Ref, action: Any) -> frozenset[str]:
+    return action.kinds - {"reaction"}
+
+
+def _battle_actions_plain(self: Ref, action: Any) -> frozenset[str]:
+    return action.kinds - {"battle_action"}
+
+
+def _uses_of_the_first_action(self: Ref, action: Any) -> int:
+    card = next(f for f in self.facts.values() if action in (f.actions or ()))
+    return int(card.actions[0].uses)
+
+
+def _emptied_display_to_hand(self: Ref, player: PlayerState, display: Display) -> None:
+    player.display.remove(display)
+    player.hand.append(display.card)
+
+
+def _discarded_at_one_charge(self: Ref, player: PlayerState, display: Display, n: int) -> None:
+    display.charges -= n
+    if display.charges <= 1:
+        self.display_emptied(player, display)
+
+
+# -- Battles --------------------------------------------------------------------------------------
+
+
+def _outside_battles_too(self: Ref, name: str, what: str) -> Rejection | None:
+    return None if self.g.battle is None else Ref.check_battle_action(self, name, what)
+
+
+def _record_if_battle(self: Ref, name: str, what: str) -> None:
+    if self.g.battle is not None:
+        Ref.record_battle_use(self, name, what)
+
+
+def _attackers_only(self: Ref, name: str, what: str) -> Rejection | None:
+    if self.side_of(name) != "attackers":
+        return Rejection(f"{name} is not attacking")
+    return None
+
+
+def _dice_lost_on_step(self: Ref, action: Any) -> None:
+    Ref.act_battle_step(self, action)
+    battle = self.g.battle
+    if battle is not None:
+        battle.dice = {side: [] for side in battle.dice}
+
+
+def _dice_replaced(self: Ref, name: str, dice: list[str]) -> None:
+    battle, side = self.g.battle, self.side_of(name)
+    if battle is not None and side is not None and dice:
+        battle.dice[side] = list(dice)
+
+
+def _icons_doubled(self: Ref, icons: tuple[str, ...], chosen: list[str]) -> list[str]:
+    fixed = [i for i in icons if i != ANY_DIE]
+    return Ref.dice_gained(self, icons, chosen) + fixed
+
+
+def _icon_types_ignored(self: Ref, icons: tuple[str, ...], chosen: list[str]) -> list[str]:
+    return ["infantry" if i != ANY_DIE else d
+            for i, d in zip(icons, Ref.dice_gained(self, icons, chosen), strict=True)]
+
+
+def _any_die_adds_nothing(self: Ref, icons: tuple[str, ...], chosen: list[str]) -> list[str]:
+    return [i for i in icons if i != ANY_DIE]
+
+
+def _any_die_adds_two(self: Ref, icons: tuple[str, ...], chosen: list[str]) -> list[str]:
+    picks = iter(chosen)
+    out: list[str] = []
+    for icon in icons:
+        out += [next(picks)] * 2 if icon == ANY_DIE else [icon]
+    return out
+
+
+# -- Reactions and Covert Actions -----------------------------------------------------------------
+
+
+def _reactions_only_interrupting(self: Ref, name: str, doing: str) -> Rejection | None:
+    if not self.g.being_played:
+        return Rejection(f"{doing!r} is a Reaction: it needs a card being played to interrupt")
+    return None
+
+
+def _reaction_ends_the_turn(self: Ref, name: str) -> None:
+    game = self.g
+    if game.phase == "action" and game.active_player == name:
+        seats = game.seats
+        game.active_player = seats[(seats.index(name) + 1) % len(seats)]
+        game.turn += 1
+        game.action_taken = False
+
+
+def _display_actions_uncounterable(self: Ref, record: PlayRecord) -> bool:
+    return record.action is None and Ref.may_counter(self, record)
+
+
+def _countered_back_to_hand(self: Ref, record: PlayRecord) -> None:
+    if record.action is None:
+        self.g.players[record.player].hand.append(record.card)
+
+
+def _countered_vanishes(self: Ref, record: PlayRecord) -> None:
+    return None
+
+
+def _prevented_refund_one(self: Ref, record: PlayRecord) -> None:
+    Ref.dispose_countered(self, record)
+    if record.action is not None:
+        player = self.g.players[record.player]
+        display = next((d for d in player.display if d.card == record.card), None)
+        if display is not None:
+            display.charges += 1
+
+
+def _prevented_refilled(self: Ref, record: PlayRecord) -> None:
+    Ref.dispose_countered(self, record)
+    if record.action is not None:
+        player = self.g.players[record.player]
+        display = next((d for d in player.display if d.card == record.card), None)
+        if display is not None:
+            display.charges = self.charges_for(self.facts[record.card])
+
+
+def _returns(value: Any) -> Any:
+    return lambda *_args, **_kwargs: value
+
+
+SLIPS: tuple[Mutant, ...] = (
+    slip("play_on_anyones_turn", ("6.action-cards.2",),
+         "any player may play a card for its Action on another player's Turn",
+         check_turn=_turn_of_anyone),
+    slip("play_in_any_phase", ("6.action-cards.2",),
+         "a card is played for its Action in any phase, not only the Action Phase",
+         check_turn=_turn_in_any_phase),
+    slip("cost_from_richest_pool", ("6.action-cards.3",),
+         "a card's Monarch Power cost is paid from the player's largest pool",
+         card_cost=_cost_from_richest_pool),
+    slip("power_not_checked", ("6.action-cards.3",),
+         "a card is played without enough Monarch Power (the pool goes negative)",
+         check_can_pay=_power_not_checked),
+    slip("ducats_not_checked", ("6.action-cards.4",),
+         "a card is played without enough Ducats (the Ducats go negative)",
+         check_can_pay=_ducats_not_checked),
+    slip("ducat_cost_doubled", ("6.action-cards.4",), "a card's Ducat cost is charged twice",
+         ducat_cost=lambda self, player, fact: 2 * Ref.ducat_cost(self, player, fact)),
+    slip("reductions_ignored", ("6.action-cards.5",), "cost reductions are never applied",
+         reduced=lambda self, amount, reduction: max(0, amount)),
+    slip("reductions_doubled", ("6.action-cards.5",), "cost reductions count twice",
+         reduced=lambda self, amount, reduction: max(0, amount - 2 * reduction)),
+    slip("card_effect_doubled", ("6.action-cards.6",),
+         "a card played for its Action resolves its effect twice",
+         effect_ducats=_card_effect_doubled),
+    slip("resolved_cards_vanish", ("6.action-cards.6",),
+         "a resolved card leaves play without reaching the discard pile",
+         finish_card=_resolved_cards_vanish),
+    slip("displays_not_appointed", ("6.action-cards.7",),
+         "a Display Card cannot be appointed for its character",
+         may_appoint=_displays_not_appointed),
+    slip("marked_cards_not_appointed", ("6.action-cards.7",),
+         "a Reaction, Battle Action or Covert card cannot be appointed",
+         may_appoint=_marked_cards_not_appointed),
+    slip("appointed_card_discarded", ("6.action-cards.8",),
+         "an appointed card is discarded instead of serving as a character",
+         appoint=_appointed_card_discarded),
+    slip("appoint_changes_nothing", ("6.action-cards.8",),
+         "appointing is accepted but the card stays in the hand and nobody serves",
+         appoint=_appoint_changes_nothing),
+    slip("every_character_a_leader", ("6.characters.1",),
+         "every appointed character becomes a Leader", character_role=_returns("leader")),
+    slip("roles_swapped", ("6.characters.1",),
+         "Leaders are appointed as Advisors and Advisors as Leaders",
+         character_role=_roles_swapped),
+    slip("display_play_appoints", ("6.characters.2",),
+         "a Display Card played for its Action also appoints its character",
+         finish_card=_display_play_appoints),
+    slip("appoint_off_turn", ("6.characters.2",),
+         "a character is appointed on any player's Turn, in any phase",
+         act_appoint=_appoint_off_turn),
+    slip("hands_shown_to_spectators", ("6.cards-in-hand.1",),
+         "a spectator sees every hand", visible_hand=_hands_shown_to_spectators),
+    slip("hands_shown_to_players", ("6.cards-in-hand.1",),
+         "every player sees every hand (spectators do not)",
+         visible_hand=_hands_shown_to_players),
+    slip("oversized_hand_cannot_play", ("6.cards-in-hand.2",),
+         "a player holding more than 5 cards may not play until they discard",
+         check_timing=_oversized_hand_cannot_play),
+    slip("draw_from_bottom", ("6.decks.1",), "cards are drawn from the bottom of the deck",
+         take_from_deck=_draw_from_bottom),
+    slip("draw_one_whatever_the_count", ("6.decks.1",),
+         "a draw of several cards takes one", take_from_deck=_draw_one_whatever_the_count),
+    slip("discard_to_administrative", ("6.decks.2",),
+         "every discarded card goes on the Administrative discard pile",
+         discard_card=_discard_to_administrative),
+    slip("discard_second_from_top", ("6.decks.2",),
+         "a discarded card is slipped under the top card of its pile",
+         discard_card=_discard_second_from_top),
+    slip("discard_top_only", ("6.decks.3",),
+         "other viewers see only the top card of each discard pile",
+         visible_discard=_discard_top_only),
+    slip("discards_hidden_from_spectators", ("6.decks.3",),
+         "spectators do not see the discard piles",
+         visible_discard=_discards_hidden_from_spectators),
+    slip("rebuild_leaving_bottom_five", ("6.decks.4",),
+         "a rebuilt deck leaves the bottom 5 discards out, not the top 5",
+         rebuild=_rebuild_leaving_bottom_five),
+    slip("rebuild_leaves_four", ("6.decks.4",), "a rebuilt deck leaves 4 discards out",
+         discards_left_out=_leave_four),
+    slip("small_pile_not_rebuilt", ("6.decks.5",),
+         "a discard pile of 5 or fewer is left out whole: the deck stays empty",
+         discards_left_out=_small_pile_not_rebuilt),
+    slip("small_pile_leaves_one", ("6.decks.5",),
+         "a discard pile of 5 or fewer leaves its top card out",
+         discards_left_out=_small_pile_leaves_one),
+    slip("step_c_last_player_only", ("4.5.c.1",), "Step C checks only the last player's hand",
+         players_in_step_c=_last_player_only),
+    slip("step_c_asks_everyone", ("4.5.c.1",),
+         "Step C asks every player holding cards to discard down, over the limit or not",
+         act_discard_down=_step_c_asks_everyone),
+    slip("step_c_keeps_four", ("4.5.c.1",), "Step C asks players to keep 4 cards",
+         add_pending=_step_c_keeps_four),
+    slip("step_c_keeps_any_number", ("4.5.c.2",),
+         "Step C lets a player keep any number of cards, more or fewer than 5",
+         choose=_keep_any_number),
+    slip("step_c_discards_the_chosen", ("4.5.c.2",),
+         "Step C discards the cards the player chose to keep",
+         keep_cards=_discard_the_chosen),
+    slip("displays_shrink_the_keep", ("4.5.c.3",),
+         "a player over the limit keeps 5 cards less one per Display Card",
+         add_pending=_displays_shrink_the_keep),
+    slip("display_choice_kept", ("6.2.display.9",),
+         "the Display Card chosen to go stays in play: the player keeps three",
+         choose=_display_choice_kept),
+    slip("duplicate_anywhere", ("6.2.display.9",),
+         "a Display Card on any player's display cannot be played by another",
+         check_display_duplicate=_duplicate_anywhere),
+    slip("newest_display_discarded", ("6.2.display.10",),
+         "a third Display Card is itself discarded at once, without asking",
+         third_display=_newest_display_discarded),
+    slip("display_one_charge_extra", ("6.2.display.2",),
+         "a Display Card is charged with one token more than its squares",
+         charges_for=_one_charge_extra),
+    slip("display_charged_with_one", ("6.2.display.2",),
+         "every Display Card is charged with one token", charges_for=_charged_with_one),
+    slip("display_usable_from_hand", ("6.2.display.4",),
+         "the Actions of a Display Card are taken while it is still in the hand",
+         find_display=_usable_from_hand),
+    slip("display_reactions_plain", ("6.2.display.6",),
+         "a Reaction on a Display Card is taken like a plain Action",
+         action_kinds=_reactions_plain),
+    slip("display_battle_actions_plain", ("6.2.display.6",),
+         "a Battle Action on a Display Card is taken like a plain Action",
+         action_kinds=_battle_actions_plain),
+    slip("uses_spend_nothing", ("6.2.display.7",), "using a Display Card spends no charge",
+         uses_of=_returns(0)),
+    slip("uses_of_the_first_action", ("6.2.display.7",),
+         "every Action on a Display Card spends the charges of the card's first Action",
+         uses_of=_uses_of_the_first_action),
+    slip("emptied_display_to_hand", ("6.2.display.8",),
+         "a Display Card whose last charge is spent goes back to its player's hand",
+         display_emptied=_emptied_display_to_hand),
+    slip("discarded_at_one_charge", ("6.2.display.8",),
+         "a Display Card is discarded when one charge is left",
+         spend_charges=_discarded_at_one_charge),
+    slip("battle_actions_outside_battles", ("6.2.battle.1",),
+         "a Battle Action is accepted when no Battle is being fought (and does nothing)",
+         check_battle_action=_outside_battles_too, record_battle_use=_record_if_battle),
+    slip("attackers_only", ("6.2.battle.2",), "only attackers may play Battle Actions",
+         check_battle_involvement=_attackers_only),
+    slip("dice_lost_on_step", ("6.2.battle.4",),
+         "Battle Dice from Battle Actions are lost when the Battle moves on a step",
+         act_battle_step=_dice_lost_on_step),
+    slip("dice_replaced", ("6.2.battle.4",),
+         "a Battle Action's dice replace those gained before", add_battle_dice=_dice_replaced),
+    slip("icons_doubled", ("6.2.battle.5",), "each die icon adds two dice",
+         dice_gained=_icons_doubled),
+    slip("icon_types_ignored", ("6.2.battle.5",), "every die icon adds an Infantry die",
+         dice_gained=_icon_types_ignored),
+    slip("any_die_adds_nothing", ("6.2.battle.6",), 'a "?" die icon adds no die',
+         dice_gained=_any_die_adds_nothing),
+    slip("any_die_adds_two", ("6.2.battle.6",), 'a "?" die icon adds two dice of the type chosen',
+         dice_gained=_any_die_adds_two),
+    slip("reactions_only_interrupting", ("6.2.reactions.1",),
+         "a Reaction is played only to interrupt a card being played",
+         check_reaction=_reactions_only_interrupting),
+    slip("reaction_ends_the_turn", ("6.2.reactions.1",),
+         "a Reaction played by the active player ends their Turn",
+         after_reaction=_reaction_ends_the_turn),
+    slip("display_actions_uncounterable", ("6.2.covert.2",),
+         "a Covert Action on a Display Card cannot be countered",
+         may_counter=_display_actions_uncounterable),
+    slip("countered_back_to_hand", ("6.2.covert.3",),
+         "a countered card goes back to its player's hand",
+         dispose_countered=_countered_back_to_hand),
+    slip("countered_vanishes", ("6.2.covert.3",),
+         "a countered card leaves play without reaching the discard pile",
+         dispose_countered=_countered_vanishes),
+    slip("prevented_refund_one", ("6.2.covert.4",),
+         "a prevented Covert Action on a Display Card gives one charge back",
+         dispose_countered=_prevented_refund_one),
+    slip("prevented_refilled", ("6.2.covert.4",),
+         "a prevented Covert Action on a Display Card recharges the card fully",
+         dispose_countered=_prevented_refilled),
+)
