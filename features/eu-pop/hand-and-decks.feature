@@ -208,17 +208,20 @@ Feature: Hands, the three decks and their discard piles
       And card D is any display card
       And card E is any other display card
       And Alice holds <held> cards
+      And Bob holds 3 cards
       And Alice has card D on display
       And <second> has card E on display
       When Phase 5, Step C is resolved
       Then <decision>
       And Alice holds <held> cards
+      And Alice has card D on display
 
       Examples:
         | held | second | decision                |
         | 5    | Alice  | no decision is pending  |
         | 4    | Alice  | no decision is pending  |
-        | 6    | Bob    | Alice must keep 5 cards |
+        | 5    | Bob    | no decision is pending  |
+        | 6    | Alice  | Alice must keep 5 cards |
 
   @eu-pop:6.decks.1
   Rule: 6.decks.1 There are three Action Card decks, kept apart, drawn from the top

@@ -214,8 +214,13 @@ def countered_card_discarded(history: Sequence[Transition], i: int) -> str | Non
     t = history[i]
     discarded = _all_discarded(t)
     for play, countered in _resolved(history, i):
-        if countered and play.kind == "play" and play.action["card"] not in discarded:
-            return f"countered {play.action['card']!r} was not discarded"
+        if not countered or play.kind != "play":
+            continue
+        card, player = play.action["card"], play.action["player"]
+        if card not in discarded:
+            return f"countered {card!r} was not discarded"
+        if card in gained(hand(t.before, player), hand(t.after, player)):
+            return f"countered {card!r} went back to {player}'s hand"
     return None
 
 
@@ -392,6 +397,8 @@ def display_placed(history: Sequence[Transition], i: int) -> str | None:
         card = play.action["card"]
         if play.kind != "play" or countered or "display" not in FACTS[card].kinds:
             continue
+        if len(_display(t.before, play.action["player"])) >= 2:
+            continue  # a third Display Card: 6.2.display.10 says what happens
         charges = _charges(t.after, play.action["player"], card)
         if charges != FACTS[card].charges:
             where = "not on display" if charges is None else f"on display with {charges}"
@@ -548,7 +555,7 @@ def step_c_asks_every_player(history: Sequence[Transition], i: int) -> str | Non
     for pending in t.after.get("pending") or []:
         shown = _display(t.after, pending.get("player"))
         if (pending.get("decision") == "keep" and pending.get("count") != HAND_LIMIT
-                and not shown):
+                and pending.get("count") != HAND_LIMIT - len(shown)):
             return f"{pending.get('player')} is asked to keep {pending.get('count')}, not 5"
     return None
 
@@ -558,12 +565,15 @@ def displays_not_counted(history: Sequence[Transition], i: int) -> str | None:
     t = history[i]
     for name, entry in t.after["players"].items():
         count, shown = int(entry["hand"]["count"]), len(entry["display"])
+        if _display(t.before, name) != list(entry["display"]):
+            return f"{name}'s Display Cards changed in Step C"
         if count <= HAND_LIMIT < count + shown and name in _keeps(t.after):
             return (f"{name} holds {count} cards (and {shown} on display) and is asked to "
                     "discard")
     for pending in t.after.get("pending") or []:
         shown = len(_display(t.after, pending.get("player")))
-        if pending.get("decision") == "keep" and shown and pending.get("count") != HAND_LIMIT:
+        if (pending.get("decision") == "keep" and shown
+                and pending.get("count") == HAND_LIMIT - shown):
             return (f"{pending.get('player')}, with {shown} Display Card(s), is asked to keep "
                     f"{pending.get('count')}, not 5")
     return None
@@ -622,16 +632,19 @@ def dice_per_icon(history: Sequence[Transition], i: int) -> str | None:
         player = play.action["player"]
         _side(t.before, player)
         got = gained(_side_dice(t.before, player), _side_dice(t.after, player))
-        if not contains(got, fixed) or len(got) > len(_icons(play)):
+        if not contains(got, fixed) or (len(got) > len(_icons(play))
+                                        and ANY_DIE not in _icons(play)):
             return f"{_name(play)!r} shows {fixed} (and '?' icons) and added {got}"
     return None
 
 
-def _used_this_round(history: Sequence[Transition], i: int, side: list[str]) -> list[str]:
-    """The Battle Actions the players of ``side`` have used since the Round began."""
+def _used_this_round(history: Sequence[Transition], i: int, side: list[str],
+                     ends: tuple[str, ...] = ("battle_round", "battle_end")) -> list[str]:
+    """The Battle Actions the players of ``side`` have used since the Round began (or, with
+    ``ends=("battle_end",)``, since the Battle began)."""
     used: list[str] = []
     for t in reversed(history[:i]):
-        if t.kind in ("battle_round", "battle_end") and t.accepted:
+        if t.kind in ends and t.accepted:
             break
         if t.kind in PLAYS and t.accepted and t.action.get("player") in side and any(
                 k == "battle_action" for k in _kinds(t)):
@@ -759,16 +772,37 @@ def battle_card_refused(history: Sequence[Transition], i: int) -> str | None:
     Battle Actions" step, on anyone's Turn (refused although nothing else forbids it: the card
     is theirs and paid for, their side has not used it this Round, a type is chosen for each
     "?" icon)."""
+    side = _refused_battle_card(history, i)
+    if side is None or _name(history[i]) in _used_this_round(history, i, side, ("battle_end",)):
+        return None
+    return f"{history[i].action['player']}, in the Battle, was refused Battle Action " \
+        f"{_name(history[i])!r}"
+
+
+def _refused_battle_card(history: Sequence[Transition], i: int) -> list[str] | None:
+    """The player's side, if ``history[i]`` is a Battle Action card that nothing forbids:
+    held and paid for, played in the "Play Battle Actions" step by a player in the Battle,
+    unused by their side this Round, a type chosen for each "?" icon."""
     t = history[i]
-    player = t.action["player"]
     if not _battle_card(t) or not _in_play_step(t.before) or not _free_to_play(t):
         return None
-    side = t.before["battle"][_side(t.before, player)]
+    side = list(t.before["battle"][_side(t.before, t.action["player"])])
     chosen = (t.action.get("targets") or {}).get("dice") or []
-    if (_name(t) in _used_this_round(history, i, list(side))
+    if (_name(t) in _used_this_round(history, i, side)
             or len(chosen) != list(_icons(t)).count(ANY_DIE)):
         return None
-    return f"{player}, in the Battle, was refused Battle Action {_name(t)!r}"
+    return side
+
+
+def battle_card_refused_next_round(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.3: the one use is per Round: a Battle Action card the side used in an
+    earlier Round of the Battle is played again in a new Round (refused although nothing
+    else forbids it)."""
+    side = _refused_battle_card(history, i)
+    if side is None or _name(history[i]) not in _used_this_round(history, i, side,
+                                                                  ("battle_end",)):
+        return None
+    return f"{_name(history[i])!r}, used in an earlier Round, was refused in a new Round"
 
 
 def chosen_die(history: Sequence[Transition], i: int) -> str | None:
@@ -783,6 +817,10 @@ def chosen_die(history: Sequence[Transition], i: int) -> str | None:
         got = gained(_side_dice(t.before, play.action["player"]),
                      _side_dice(t.after, play.action["player"]))
         if not contains(got, chosen):
+            return f"{_name(play)!r} was played choosing {chosen} and added {got}"
+        fixed = [d for d in _icons(play) if d != ANY_DIE]
+        alone = len(_resolved(history, i)) == 1
+        if alone and contains(got, fixed) and len(got) > len(fixed) + len(chosen):
             return f"{_name(play)!r} was played choosing {chosen} and added {got}"
     return None
 
@@ -821,11 +859,11 @@ DIAGNOSTICS = (
     Diagnostic("countered-card-discarded", countered_card_discarded, frozenset({"resolve"})),
     Diagnostic("countered-cost-stays", countered_cost_stays, frozenset({"resolve"})),
     Diagnostic("prevented-uses-spent", prevented_uses_stay_spent, frozenset({"resolve"})),
+    Diagnostic("third-display-asks", third_display_asks, frozenset({"resolve"})),
+    Diagnostic("display-placed", display_placed, frozenset({"resolve"})),
     Diagnostic("resolved-card-discarded", resolved_card_discarded, frozenset({"resolve"})),
     Diagnostic("card-effect-resolved", card_effect_resolved, frozenset({"resolve"})),
     Diagnostic("action-effect-resolved", action_effect_resolved, frozenset({"resolve"})),
-    Diagnostic("display-placed", display_placed, frozenset({"resolve"})),
-    Diagnostic("third-display-asks", third_display_asks, frozenset({"resolve"})),
     Diagnostic("display-limit", display_limit, frozenset({"resolve", "choose"})),
     Diagnostic("plays-appoint-nobody", plays_appoint_nobody, frozenset({"play", "resolve"})),
     Diagnostic("appointed", appointed, frozenset({"appoint"})),
@@ -842,6 +880,8 @@ DIAGNOSTICS = (
     Diagnostic("counter-refused", counter_refused, frozenset({"play"}), rejected=True),
     Diagnostic("reaction-refused", reaction_refused, frozenset({"play"}), rejected=True),
     Diagnostic("battle-card-refused", battle_card_refused, frozenset({"play"}), rejected=True),
+    Diagnostic("battle-card-refused-next-round", battle_card_refused_next_round,
+               frozenset({"play"}), rejected=True),
     Diagnostic("dice-per-icon", dice_per_icon, frozenset({"resolve"})),
     Diagnostic("chosen-die", chosen_die, frozenset({"resolve"})),
     Diagnostic("dice-stay", dice_stay, frozenset({"battle_step", "battle_round"})),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.games.eu_pop.cards import ANY_DIE
+from oracle.games.eu_pop.cards import ANY_DIE, DECKS
 from oracle.games.eu_pop.engine import (
     Display,
     Pending,
@@ -154,8 +154,11 @@ def _draw_from_bottom(self: Ref, deck: str, n: int) -> list[str]:
     return taken
 
 
-def _draw_one_whatever_the_count(self: Ref, deck: str, n: int) -> list[str]:
-    return Ref.take_from_deck(self, deck, min(n, 1))
+def _draw_from_the_next_deck(self: Ref, action: Any) -> None:
+    deck = action.get("deck")
+    if deck in DECKS:
+        action = {**action, "deck": DECKS[(DECKS.index(deck) + 1) % len(DECKS)]}
+    Ref.act_draw(self, action)
 
 
 def _discard_to_administrative(self: Ref, card: str) -> None:
@@ -215,6 +218,14 @@ def _step_c_keeps_four(self: Ref, pending: Pending) -> None:
     if pending.decision == "keep":
         pending.count = self.HAND_LIMIT - 1
     Ref.add_pending(self, pending)
+
+
+def _step_c_discards_displays(self: Ref, action: Any) -> None:
+    Ref.act_discard_down(self, action)
+    for name in self.players_in_step_c():
+        player = self.g.players[name]
+        while player.display and len(player.hand) + len(player.display) > self.HAND_LIMIT:
+            self.discard_display(player, player.display[0])
 
 
 def _keep_any_number(self: Ref, player: PlayerState, choice: Any) -> None:
@@ -309,6 +320,13 @@ def _discarded_at_one_charge(self: Ref, player: PlayerState, display: Display, n
 # -- Battles --------------------------------------------------------------------------------------
 
 
+def _before_the_step_too(self: Ref, name: str, what: str) -> Rejection | None:
+    battle = self.g.battle
+    if battle is not None and battle.step == "Battle Preparations":
+        return None
+    return Ref.check_battle_moment(self, name, what)
+
+
 def _outside_battles_too(self: Ref, name: str, what: str) -> Rejection | None:
     return None if self.g.battle is None else Ref.check_battle_action(self, name, what)
 
@@ -360,12 +378,6 @@ def _any_die_adds_two(self: Ref, icons: tuple[str, ...], chosen: list[str]) -> l
 
 
 # -- Reactions and Covert Actions -----------------------------------------------------------------
-
-
-def _reactions_only_interrupting(self: Ref, name: str, doing: str) -> Rejection | None:
-    if not self.g.being_played:
-        return Rejection(f"{doing!r} is a Reaction: it needs a card being played to interrupt")
-    return None
 
 
 def _reaction_ends_the_turn(self: Ref, name: str) -> None:
@@ -473,8 +485,9 @@ SLIPS: tuple[Mutant, ...] = (
          check_timing=_oversized_hand_cannot_play),
     slip("draw_from_bottom", ("6.decks.1",), "cards are drawn from the bottom of the deck",
          take_from_deck=_draw_from_bottom),
-    slip("draw_one_whatever_the_count", ("6.decks.1",),
-         "a draw of several cards takes one", take_from_deck=_draw_one_whatever_the_count),
+    slip("draw_from_the_next_deck", ("6.decks.1",),
+         "a draw takes its cards from the deck after the one named",
+         act_draw=_draw_from_the_next_deck),
     slip("discard_to_administrative", ("6.decks.2",),
          "every discarded card goes on the Administrative discard pile",
          discard_card=_discard_to_administrative),
@@ -523,6 +536,9 @@ SLIPS: tuple[Mutant, ...] = (
     slip("newest_display_discarded", ("6.2.display.10",),
          "a third Display Card is itself discarded at once, without asking",
          third_display=_newest_display_discarded),
+    slip("step_c_discards_displays", ("4.5.c.3",),
+         "Step C discards Display Cards in play until hand and display hold 5",
+         act_discard_down=_step_c_discards_displays),
     slip("display_one_charge_extra", ("6.2.display.2",),
          "a Display Card is charged with one token more than its squares",
          charges_for=_one_charge_extra),
@@ -548,6 +564,9 @@ SLIPS: tuple[Mutant, ...] = (
     slip("discarded_at_one_charge", ("6.2.display.8",),
          "a Display Card is discarded when one charge is left",
          spend_charges=_discarded_at_one_charge),
+    slip("battle_actions_in_preparations", ("6.2.battle.1",),
+         'Battle Actions are played in the "Battle Preparations" step too',
+         check_battle_moment=_before_the_step_too),
     slip("battle_actions_outside_battles", ("6.2.battle.1",),
          "a Battle Action is accepted when no Battle is being fought (and does nothing)",
          check_battle_action=_outside_battles_too, record_battle_use=_record_if_battle),
@@ -566,9 +585,6 @@ SLIPS: tuple[Mutant, ...] = (
          dice_gained=_any_die_adds_nothing),
     slip("any_die_adds_two", ("6.2.battle.6",), 'a "?" die icon adds two dice of the type chosen',
          dice_gained=_any_die_adds_two),
-    slip("reactions_only_interrupting", ("6.2.reactions.1",),
-         "a Reaction is played only to interrupt a card being played",
-         check_reaction=_reactions_only_interrupting),
     slip("reaction_ends_the_turn", ("6.2.reactions.1",),
          "a Reaction played by the active player ends their Turn",
          after_reaction=_reaction_ends_the_turn),
