@@ -45,3 +45,19 @@ class OnePerClass(ReferenceEngine):
 
 def one_per_class() -> OnePerClass:
     return OnePerClass()
+
+
+class OnePerClassLosingCards(OnePerClass):
+    """The same, with a bug in its play-and-discard path: a card that resolves leaves play
+    without reaching its discard pile (a Display Card still goes on display)."""
+
+    NAME = "EU test engine: one card of each class, resolved cards lost"
+
+    def finish_card(self, record) -> None:  # type: ignore[no-untyped-def]
+        fact = self.facts[record.card]
+        if self.is_display(fact):
+            self.place_on_display(self.g.players[record.player], fact)
+
+
+def one_per_class_losing_cards() -> OnePerClassLosingCards:
+    return OnePerClassLosingCards()

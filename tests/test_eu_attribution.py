@@ -1,0 +1,69 @@
+"""One bug, one rule, on EU engines that are not the reference: a partial card set, and a
+bug in the play-and-discard path of such an engine.
+
+The engines are in ``tests/eu_partial_engines.py``. Run in this process (one oracle run per
+test); the kill matrix of the EU mutants is ``tests/test_selftest.py``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from eu_partial_engines import OnePerClass, fewest_cards_per_class
+
+from oracle.suite.games import discover_games
+
+EU = discover_games()["eu-pop"]
+
+
+def run_inprocess(pytester: pytest.Pytester, spec: str, *args: str) -> dict:
+    out = pytester.path / "report.json"
+    pytester.runpytest_inprocess("-p", "no:cacheprovider", "--oracle-engine", spec,
+                                 "--oracle-json", str(out), "--oracle-rule", "eu-pop", *args)
+    return json.loads(out.read_text())
+
+
+def test_the_one_card_per_class_engine_models_fewer_cards_than_the_deck():
+    cards = fewest_cards_per_class()
+    deck = {f["name"] for facts in EU.cards.values() for f in facts}
+    assert set(cards) < deck and len(cards) == len(set(cards))
+    caps = OnePerClass().capabilities()
+    assert sorted(c.rpartition("/")[2] for c in caps if c.startswith("eu-pop/card/")) == sorted(
+        cards)
+
+
+def test_a_card_the_engine_does_not_model_is_unsupported_never_accepted():
+    engine = OnePerClass()
+    missing = sorted({f["name"] for facts in EU.cards.values() for f in facts}
+                     - set(fewest_cards_per_class()))[0]
+    assert engine.handle({"op": "setup", "game": "eu-pop", "seed": 1, "state": {
+        "players": [{"name": "Alice", "hand": [missing]}, {"name": "Bob"}],
+        "phase": "action", "active_player": "Alice"}})["reply"] == "ready"
+    reply = engine.handle({"op": "act", "action": {"type": "play", "player": "Alice",
+                                                   "card": missing}})
+    assert reply["reply"] == "unsupported", reply
+    view = engine.handle({"op": "observe", "viewer": "*"})["view"]
+    assert view["players"]["Alice"]["hand"]["cards"] == [missing]
+
+
+def test_an_engine_with_one_card_per_class_gets_a_verdict_on_every_rule(pytester):
+    """No EU rule but those about Counterespionage names a card: every scenario runs on the
+    cards the engine declares (recorded in its choices), none is unsupported, all pass."""
+    report = run_inprocess(pytester, "eu_partial_engines:one_per_class")
+    modelled = set(fewest_cards_per_class())
+    scenarios = [s for r in report["rules"] for s in r.get("scenarios", [])]
+    assert scenarios and not [s["name"] for s in scenarios if s["status"] == "unsupported"]
+    assert {r["status"] for r in report["rules"]} == {"pass", "untestable"}
+    chosen = {c.split(" = ")[1].split(" (")[0] for s in scenarios for c in s.get("choices", [])}
+    assert chosen and chosen <= modelled
+
+
+def test_a_lost_discard_on_a_partial_engine_is_charged_to_its_rule_alone(pytester):
+    """The bug the issue found unseen: resolved cards never reach the discard pile. It is
+    flagged on 6.action-cards.6 alone; the discard-pile rules that stood on it are blocked."""
+    report = run_inprocess(pytester, "eu_partial_engines:one_per_class_losing_cards")
+    rules = {r["id"]: r["status"] for r in report["rules"]}
+    assert {i for i, s in rules.items() if s in ("fail", "error")} == {
+        "eu-pop:6.action-cards.6"}, rules
+    assert rules["eu-pop:6.decks.2"] == rules["eu-pop:6.decks.3"] == "blocked"
