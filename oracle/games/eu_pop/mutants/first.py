@@ -1,16 +1,8 @@
-"""Deliberately broken EU engines (see ``oracle.mutants``): the slips real engines make.
-
-Every testable EU rule id has at least one mutant here. A mutant declares every id it breaks,
-including ids whose scenarios legitimately depend on the broken behaviour (an engine that
-charges every card to the Administrative pool also gets the cost of a countered Diplomatic
-card wrong). ``rules-oracle selftest`` checks that the report flags exactly those.
-
-Use one as an engine: ``--engine oracle.games.eu_pop.mutants:MUTANTS.costs_go_negative``.
-"""
+"""The first EU mutants: one or two per rule, the slips the scenarios were written against
+(``oracle.games.eu_pop.mutants`` says how mutants are declared)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from oracle.games.eu_pop.cards import ActionFact, CardFact
@@ -21,7 +13,6 @@ from oracle.games.eu_pop.engine import (
     PlayRecord,
     ReferenceEngine,
 )
-from oracle.games.eu_pop.slips import SLIPS
 from oracle.games.kit import Rejection
 from oracle.mutants import Mutant
 
@@ -216,7 +207,7 @@ def _refund_prevented_uses(self: Ref, record: PlayRecord) -> None:
             display.charges += listed.uses
 
 
-ALL: tuple[Mutant, ...] = (
+FIRST: tuple[Mutant, ...] = (
     # -- turns, costs, resolving, appointing
     mutant("cards_take_no_turn", ("6.action-cards.2",),
            "a card played for its Action neither needs nor uses the player's Turn",
@@ -363,8 +354,4 @@ ALL: tuple[Mutant, ...] = (
     mutant("prevented_uses_refunded", ("6.2.covert.4",),
            "a prevented Covert Action on a Display Card gives its charges back",
            dispose_countered=_refund_prevented_uses),
-    *SLIPS,
 )
-
-MUTANTS = SimpleNamespace(**{m.name: m for m in ALL})
-"""Each mutant by name, for ``--engine oracle.games.eu_pop.mutants:MUTANTS.NAME``."""
