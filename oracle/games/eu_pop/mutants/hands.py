@@ -10,19 +10,11 @@ from oracle.games.eu_pop.engine import (
     Pending,
     PlayerState,
     PlayRecord,
-    ReferenceEngine,
 )
 from oracle.games.eu_pop.engine.state import TURN
-from oracle.games.kit import REFEREE, Rejection
+from oracle.games.eu_pop.mutants.making import KEEPS_CHANGES, Ref, mutant, returns
+from oracle.games.kit import REFEREE, Rejected, Rejection
 from oracle.mutants import Mutant
-
-Ref = ReferenceEngine
-
-
-def slip(name: str, breaks: tuple[str, ...], change: str, **overrides: Any) -> Mutant:
-    return Mutant(name, tuple(f"eu-pop:{b}" for b in breaks), change, Ref, overrides)
-
-
 
 # -- turns and costs ------------------------------------------------------------------------------
 
@@ -60,6 +52,21 @@ def _ducats_not_checked(self: Ref, player: PlayerState, cost: dict[str, int],
                         what: str) -> Rejection | None:
     return Ref.check_can_pay(self, player, {k: v for k, v in cost.items() if k != "ducats"},
                              what)
+
+
+def _ducat_cost_unclamped(self: Ref, player: PlayerState, fact: Any) -> int:
+    return int(fact.ducats) - player.cost_reductions.get("ducats", 0)
+
+
+def _action_cost_unclamped(self: Ref, player: PlayerState, action: Any) -> dict[str, int]:
+    return {action.power: action.cost - player.cost_reductions.get(action.power, 0)}
+
+
+def _ducats_taken_before_refusal(self: Ref, player: PlayerState, cost: dict[str, int],
+                                 what: str) -> Rejection | None:
+    if cost.get("ducats", 0) > player.ducats:
+        player.ducats = 0
+    return Ref.check_can_pay(self, player, cost, what)
 
 
 def _card_effect_doubled(self: Ref, record: PlayRecord) -> int:
@@ -222,6 +229,29 @@ def _step_c_discards_displays(self: Ref, action: Any) -> None:
             self.discard_display(player, player.display[0])
 
 
+def _refused_keep_discards(self: Ref, player: PlayerState, choice: Any) -> None:
+    try:
+        Ref.choose(self, player, choice)
+    except Rejected:
+        pending = self.pending_for(player.name)
+        if pending is not None and pending.source == "hand":
+            kept = [str(c) for c in choice.get("keep") or []]
+            for card in [c for c in player.hand if c not in kept]:
+                player.hand.remove(card)
+                self.discard_card(card)
+        raise
+
+
+def _refused_appoint_loses_card(self: Ref, action: Any) -> None:
+    try:
+        Ref.act_appoint(self, action)
+    except Rejected:
+        player, card = self.g.players.get(action.get("player")), action.get("card")
+        if player is not None and card in player.hand:
+            player.hand.remove(card)
+        raise
+
+
 def _keep_any_number(self: Ref, player: PlayerState, choice: Any) -> None:
     pending = self.owed_decision(player.name)
     keep = list(choice.get("keep") or [])
@@ -247,114 +277,121 @@ def _displays_shrink_the_keep(self: Ref, pending: Pending) -> None:
     Ref.add_pending(self, pending)
 
 
-def _returns(value: Any) -> Any:
-    return lambda *_args, **_kwargs: value
-
-
 HANDS: tuple[Mutant, ...] = (
-    slip("play_on_anyones_turn", ("6.action-cards.2",),
-         "any player may play a card for its Action on another player's Turn",
-         check_turn=_turn_of_anyone),
-    slip("play_in_any_phase", ("6.action-cards.2",),
-         "a card is played for its Action in any phase, not only the Action Phase",
-         check_turn=_turn_in_any_phase),
-    slip("cost_from_richest_pool", ("6.action-cards.3",),
-         "a card's Monarch Power cost is paid from the player's largest pool",
-         card_cost=_cost_from_richest_pool),
-    slip("power_not_checked", ("6.action-cards.3",),
-         "a card is played without enough Monarch Power (the pool goes negative)",
-         check_can_pay=_power_not_checked),
-    slip("ducats_not_checked", ("6.action-cards.4",),
-         "a card is played without enough Ducats (the Ducats go negative)",
-         check_can_pay=_ducats_not_checked),
-    slip("ducat_cost_doubled", ("6.action-cards.4",), "a card's Ducat cost is charged twice",
-         ducat_cost=lambda self, player, fact: 2 * Ref.ducat_cost(self, player, fact)),
-    slip("reductions_ignored", ("6.action-cards.5",), "cost reductions are never applied",
-         reduced=lambda self, amount, reduction: max(0, amount)),
-    slip("reductions_doubled", ("6.action-cards.5",), "cost reductions count twice",
-         reduced=lambda self, amount, reduction: max(0, amount - 2 * reduction)),
-    slip("card_effect_doubled", ("6.action-cards.6",),
-         "a card played for its Action resolves its effect twice",
-         effect_ducats=_card_effect_doubled),
-    slip("resolved_cards_vanish", ("6.action-cards.6",),
-         "a resolved card leaves play without reaching the discard pile",
-         finish_card=_resolved_cards_vanish),
-    slip("displays_not_appointed", ("6.action-cards.7",),
-         "a Display Card cannot be appointed for its character",
-         may_appoint=_displays_not_appointed),
-    slip("marked_cards_not_appointed", ("6.action-cards.7",),
-         "a Reaction, Battle Action or Covert card cannot be appointed",
-         may_appoint=_marked_cards_not_appointed),
-    slip("appointed_card_discarded", ("6.action-cards.8",),
-         "an appointed card is discarded instead of serving as a character",
-         appoint=_appointed_card_discarded),
-    slip("appoint_changes_nothing", ("6.action-cards.8",),
-         "appointing is accepted but the card stays in the hand and nobody serves",
-         appoint=_appoint_changes_nothing),
-    slip("every_character_a_leader", ("6.characters.1",),
-         "every appointed character becomes a Leader", character_role=_returns("leader")),
-    slip("roles_swapped", ("6.characters.1",),
-         "Leaders are appointed as Advisors and Advisors as Leaders",
-         character_role=_roles_swapped),
-    slip("display_play_appoints", ("6.characters.2",),
-         "a Display Card played for its Action also appoints its character",
-         finish_card=_display_play_appoints),
-    slip("appoint_off_turn", ("6.characters.2",),
-         "a character is appointed on any player's Turn, in any phase",
-         act_appoint=_appoint_off_turn),
-    slip("hands_shown_to_spectators", ("6.cards-in-hand.1",),
-         "a spectator sees every hand", visible_hand=_hands_shown_to_spectators),
-    slip("hands_shown_to_players", ("6.cards-in-hand.1",),
-         "every player sees every hand (spectators do not)",
-         visible_hand=_hands_shown_to_players),
-    slip("oversized_hand_cannot_play", ("6.cards-in-hand.2",),
-         "a player holding more than 5 cards may not play until they discard",
-         check_timing=_oversized_hand_cannot_play),
-    slip("draw_from_bottom", ("6.decks.1",), "cards are drawn from the bottom of the deck",
-         take_from_deck=_draw_from_bottom),
-    slip("draw_from_the_next_deck", ("6.decks.1",),
-         "a draw takes its cards from the deck after the one named",
-         act_draw=_draw_from_the_next_deck),
-    slip("discard_to_administrative", ("6.decks.2",),
-         "every discarded card goes on the Administrative discard pile",
-         discard_card=_discard_to_administrative),
-    slip("discard_second_from_top", ("6.decks.2",),
-         "a discarded card is slipped under the top card of its pile",
-         discard_card=_discard_second_from_top),
-    slip("discard_top_only", ("6.decks.3",),
-         "other viewers see only the top card of each discard pile",
-         visible_discard=_discard_top_only),
-    slip("discards_hidden_from_spectators", ("6.decks.3",),
-         "spectators do not see the discard piles",
-         visible_discard=_discards_hidden_from_spectators),
-    slip("rebuild_leaving_bottom_five", ("6.decks.4",),
-         "a rebuilt deck leaves the bottom 5 discards out, not the top 5",
-         rebuild=_rebuild_leaving_bottom_five),
-    slip("rebuild_leaves_four", ("6.decks.4",), "a rebuilt deck leaves 4 discards out",
-         discards_left_out=_leave_four),
-    slip("small_pile_not_rebuilt", ("6.decks.5",),
-         "a discard pile of 5 or fewer is left out whole: the deck stays empty",
-         discards_left_out=_small_pile_not_rebuilt),
-    slip("small_pile_leaves_one", ("6.decks.5",),
-         "a discard pile of 5 or fewer leaves its top card out",
-         discards_left_out=_small_pile_leaves_one),
-    slip("step_c_last_player_only", ("4.5.c.1",), "Step C checks only the last player's hand",
-         players_in_step_c=_last_player_only),
-    slip("step_c_asks_everyone", ("4.5.c.1",),
-         "Step C asks every player holding cards to discard down, over the limit or not",
-         act_discard_down=_step_c_asks_everyone),
-    slip("step_c_keeps_four", ("4.5.c.1",), "Step C asks players to keep 4 cards",
-         add_pending=_step_c_keeps_four),
-    slip("step_c_keeps_any_number", ("4.5.c.2",),
-         "Step C lets a player keep any number of cards, more or fewer than 5",
-         choose=_keep_any_number),
-    slip("step_c_discards_the_chosen", ("4.5.c.2",),
-         "Step C discards the cards the player chose to keep",
-         keep_cards=_discard_the_chosen),
-    slip("displays_shrink_the_keep", ("4.5.c.3",),
-         "a player over the limit keeps 5 cards less one per Display Card",
-         add_pending=_displays_shrink_the_keep),
-    slip("step_c_discards_displays", ("4.5.c.3",),
-         "Step C discards Display Cards in play until hand and display hold 5",
-         act_discard_down=_step_c_discards_displays),
+    mutant("play_on_anyones_turn", ("6.action-cards.2",),
+           "any player may play a card for its Action on another player's Turn",
+           check_turn=_turn_of_anyone),
+    mutant("play_in_any_phase", ("6.action-cards.2",),
+           "a card is played for its Action in any phase, not only the Action Phase",
+           check_turn=_turn_in_any_phase),
+    mutant("cost_from_richest_pool", ("6.action-cards.3",),
+           "a card's Monarch Power cost is paid from the player's largest pool",
+           card_cost=_cost_from_richest_pool),
+    mutant("power_not_checked", ("6.action-cards.3",),
+           "a card is played without enough Monarch Power (the pool goes negative)",
+           check_can_pay=_power_not_checked),
+    mutant("ducats_not_checked", ("6.action-cards.4",),
+           "a card is played without enough Ducats (the Ducats go negative)",
+           check_can_pay=_ducats_not_checked),
+    mutant("ducat_cost_doubled", ("6.action-cards.4",), "a card's Ducat cost is charged twice",
+           ducat_cost=lambda self, player, fact: 2 * Ref.ducat_cost(self, player, fact)),
+    mutant("ducat_costs_go_negative", ("6.action-cards.5",),
+           "a Ducat cost reduced below 0 is paid as a negative amount (Monarch Power is not)",
+           ducat_cost=_ducat_cost_unclamped),
+    mutant("action_costs_go_negative", ("6.action-cards.5",),
+           "the cost of an Action on a Display Card reduced below 0 gives Monarch Power",
+           action_cost=_action_cost_unclamped),
+    mutant("ducats_taken_before_refusal", ("6.action-cards.4",),
+           "a card whose Ducat cost cannot be paid is refused, but the Ducats are taken",
+           check_can_pay=_ducats_taken_before_refusal, **KEEPS_CHANGES),
+    mutant("card_effect_doubled", ("6.action-cards.6",),
+           "a card played for its Action resolves its effect twice",
+           effect_ducats=_card_effect_doubled),
+    mutant("resolved_cards_vanish", ("6.action-cards.6",),
+           "a resolved card leaves play without reaching the discard pile",
+           finish_card=_resolved_cards_vanish),
+    mutant("displays_not_appointed", ("6.action-cards.7",),
+           "a Display Card cannot be appointed for its character",
+           may_appoint=_displays_not_appointed),
+    mutant("marked_cards_not_appointed", ("6.action-cards.7",),
+           "a Reaction, Battle Action or Covert card cannot be appointed",
+           may_appoint=_marked_cards_not_appointed),
+    mutant("appointed_card_discarded", ("6.action-cards.8",),
+           "an appointed card is discarded instead of serving as a character",
+           appoint=_appointed_card_discarded),
+    mutant("appoint_changes_nothing", ("6.action-cards.8",),
+           "appointing is accepted but the card stays in the hand and nobody serves",
+           appoint=_appoint_changes_nothing),
+    mutant("every_character_a_leader", ("6.characters.1",),
+           "every appointed character becomes a Leader", character_role=returns("leader")),
+    mutant("roles_swapped", ("6.characters.1",),
+           "Leaders are appointed as Advisors and Advisors as Leaders",
+           character_role=_roles_swapped),
+    mutant("display_play_appoints", ("6.characters.2",),
+           "a Display Card played for its Action also appoints its character",
+           finish_card=_display_play_appoints),
+    mutant("refused_appoint_loses_card", ("6.characters.2",),
+           "a refused appointment still takes the card out of the hand",
+           act_appoint=_refused_appoint_loses_card, **KEEPS_CHANGES),
+    mutant("appoint_off_turn", ("6.characters.2",),
+           "a character is appointed on any player's Turn, in any phase",
+           act_appoint=_appoint_off_turn),
+    mutant("hands_shown_to_spectators", ("6.cards-in-hand.1",),
+           "a spectator sees every hand", visible_hand=_hands_shown_to_spectators),
+    mutant("hands_shown_to_players", ("6.cards-in-hand.1",),
+           "every player sees every hand (spectators do not)",
+           visible_hand=_hands_shown_to_players),
+    mutant("oversized_hand_cannot_play", ("6.cards-in-hand.2",),
+           "a player holding more than 5 cards may not play until they discard",
+           check_timing=_oversized_hand_cannot_play),
+    mutant("draw_from_bottom", ("6.decks.1",), "cards are drawn from the bottom of the deck",
+           take_from_deck=_draw_from_bottom),
+    mutant("draw_from_the_next_deck", ("6.decks.1",),
+           "a draw takes its cards from the deck after the one named",
+           act_draw=_draw_from_the_next_deck),
+    mutant("discard_to_administrative", ("6.decks.2",),
+           "every discarded card goes on the Administrative discard pile",
+           discard_card=_discard_to_administrative),
+    mutant("discard_second_from_top", ("6.decks.2",),
+           "a discarded card is slipped under the top card of its pile",
+           discard_card=_discard_second_from_top),
+    mutant("discard_top_only", ("6.decks.3",),
+           "other viewers see only the top card of each discard pile",
+           visible_discard=_discard_top_only),
+    mutant("discards_hidden_from_spectators", ("6.decks.3",),
+           "spectators do not see the discard piles",
+           visible_discard=_discards_hidden_from_spectators),
+    mutant("rebuild_leaving_bottom_five", ("6.decks.4",),
+           "a rebuilt deck leaves the bottom 5 discards out, not the top 5",
+           rebuild=_rebuild_leaving_bottom_five),
+    mutant("rebuild_leaves_four", ("6.decks.4",), "a rebuilt deck leaves 4 discards out",
+           discards_left_out=_leave_four),
+    mutant("small_pile_not_rebuilt", ("6.decks.5",),
+           "a discard pile of 5 or fewer is left out whole: the deck stays empty",
+           discards_left_out=_small_pile_not_rebuilt),
+    mutant("small_pile_leaves_one", ("6.decks.5",),
+           "a discard pile of 5 or fewer leaves its top card out",
+           discards_left_out=_small_pile_leaves_one),
+    mutant("step_c_last_player_only", ("4.5.c.1",), "Step C checks only the last player's hand",
+           players_in_step_c=_last_player_only),
+    mutant("step_c_asks_everyone", ("4.5.c.1",),
+           "Step C asks every player holding cards to discard down, over the limit or not",
+           act_discard_down=_step_c_asks_everyone),
+    mutant("step_c_keeps_four", ("4.5.c.1",), "Step C asks players to keep 4 cards",
+           add_pending=_step_c_keeps_four),
+    mutant("step_c_keeps_any_number", ("4.5.c.2",),
+           "Step C lets a player keep any number of cards, more or fewer than 5",
+           choose=_keep_any_number),
+    mutant("refused_keep_discards", ("4.5.c.2",),
+           "a refused choice of cards to keep still discards the cards left out of it",
+           choose=_refused_keep_discards, **KEEPS_CHANGES),
+    mutant("step_c_discards_the_chosen", ("4.5.c.2",),
+           "Step C discards the cards the player chose to keep",
+           keep_cards=_discard_the_chosen),
+    mutant("displays_shrink_the_keep", ("4.5.c.3",),
+           "a player over the limit keeps 5 cards less one per Display Card",
+           add_pending=_displays_shrink_the_keep),
+    mutant("step_c_discards_displays", ("4.5.c.3",),
+           "Step C discards Display Cards in play until hand and display hold 5",
+           act_discard_down=_step_c_discards_displays),
 )

@@ -10,18 +10,10 @@ from oracle.games.eu_pop.engine import (
     Display,
     PlayerState,
     PlayRecord,
-    ReferenceEngine,
 )
-from oracle.games.kit import Rejection
+from oracle.games.eu_pop.mutants.making import KEEPS_CHANGES, Ref, mutant, returns
+from oracle.games.kit import Rejected, Rejection
 from oracle.mutants import Mutant
-
-Ref = ReferenceEngine
-
-
-def slip(name: str, breaks: tuple[str, ...], change: str, **overrides: Any) -> Mutant:
-    return Mutant(name, tuple(f"eu-pop:{b}" for b in breaks), change, Ref, overrides)
-
-
 
 # -- Display Cards --------------------------------------------------------------------------------
 
@@ -46,6 +38,24 @@ def _duplicate_anywhere(self: Ref, player: PlayerState, fact: Any) -> Rejection 
 
 def _newest_display_discarded(self: Ref, player: PlayerState, older: list[str]) -> None:
     self.discard_display(player, player.display[-1])
+
+
+def _duplicate_paid_before_refusal(self: Ref, player: PlayerState, fact: Any
+                                   ) -> Rejection | None:
+    rejection = Ref.check_display_duplicate(self, player, fact)
+    if rejection is not None:
+        self.pay(player, self.card_cost(player, fact))
+    return rejection
+
+
+def _short_use_empties(self: Ref, action: Any) -> None:
+    try:
+        Ref.act_use(self, action)
+    except Rejected as rej:
+        found = Ref.find_display(self, str(action.get("player")), str(action.get("card")))
+        if found is not None and "charge" in rej.rejection.reason:
+            found[1].charges = 0
+        raise
 
 
 def _one_charge_extra(self: Ref, fact: Any) -> int:
@@ -190,82 +200,84 @@ def _prevented_refilled(self: Ref, record: PlayRecord) -> None:
             display.charges = self.charges_for(self.facts[record.card])
 
 
-def _returns(value: Any) -> Any:
-    return lambda *_args, **_kwargs: value
-
-
 TABLES: tuple[Mutant, ...] = (
-    slip("display_choice_kept", ("6.2.display.9",),
-         "the Display Card chosen to go stays in play: the player keeps three",
-         choose=_display_choice_kept),
-    slip("duplicate_anywhere", ("6.2.display.9",),
-         "a Display Card on any player's display cannot be played by another",
-         check_display_duplicate=_duplicate_anywhere),
-    slip("newest_display_discarded", ("6.2.display.10",),
-         "a third Display Card is itself discarded at once, without asking",
-         third_display=_newest_display_discarded),
-    slip("display_one_charge_extra", ("6.2.display.2",),
-         "a Display Card is charged with one token more than its squares",
-         charges_for=_one_charge_extra),
-    slip("display_charged_with_one", ("6.2.display.2",),
-         "every Display Card is charged with one token", charges_for=_charged_with_one),
-    slip("display_usable_from_hand", ("6.2.display.4",),
-         "the Actions of a Display Card are taken while it is still in the hand",
-         find_display=_usable_from_hand),
-    slip("display_reactions_plain", ("6.2.display.6",),
-         "a Reaction on a Display Card is taken like a plain Action",
-         action_kinds=_reactions_plain),
-    slip("display_battle_actions_plain", ("6.2.display.6",),
-         "a Battle Action on a Display Card is taken like a plain Action",
-         action_kinds=_battle_actions_plain),
-    slip("uses_spend_nothing", ("6.2.display.7",), "using a Display Card spends no charge",
-         uses_of=_returns(0)),
-    slip("uses_of_the_first_action", ("6.2.display.7",),
-         "every Action on a Display Card spends the charges of the card's first Action",
-         uses_of=_uses_of_the_first_action),
-    slip("emptied_display_to_hand", ("6.2.display.8",),
-         "a Display Card whose last charge is spent goes back to its player's hand",
-         display_emptied=_emptied_display_to_hand),
-    slip("discarded_at_one_charge", ("6.2.display.8",),
-         "a Display Card is discarded when one charge is left",
-         spend_charges=_discarded_at_one_charge),
-    slip("battle_actions_in_preparations", ("6.2.battle.1",),
-         'Battle Actions are played in the "Battle Preparations" step too',
-         check_battle_moment=_before_the_step_too),
-    slip("battle_actions_outside_battles", ("6.2.battle.1",),
-         "a Battle Action is accepted when no Battle is being fought (and does nothing)",
-         check_battle_action=_outside_battles_too, record_battle_use=_record_if_battle),
-    slip("attackers_only", ("6.2.battle.2",), "only attackers may play Battle Actions",
-         check_battle_involvement=_attackers_only),
-    slip("dice_lost_on_step", ("6.2.battle.4",),
-         "Battle Dice from Battle Actions are lost when the Battle moves on a step",
-         act_battle_step=_dice_lost_on_step),
-    slip("dice_replaced", ("6.2.battle.4",),
-         "a Battle Action's dice replace those gained before", add_battle_dice=_dice_replaced),
-    slip("icons_doubled", ("6.2.battle.5",), "each die icon adds two dice",
-         dice_gained=_icons_doubled),
-    slip("icon_types_ignored", ("6.2.battle.5",), "every die icon adds an Infantry die",
-         dice_gained=_icon_types_ignored),
-    slip("any_die_adds_nothing", ("6.2.battle.6",), 'a "?" die icon adds no die',
-         dice_gained=_any_die_adds_nothing),
-    slip("any_die_adds_two", ("6.2.battle.6",), 'a "?" die icon adds two dice of the type chosen',
-         dice_gained=_any_die_adds_two),
-    slip("reaction_ends_the_turn", ("6.2.reactions.1",),
-         "a Reaction played by the active player ends their Turn",
-         after_reaction=_reaction_ends_the_turn),
-    slip("display_actions_uncounterable", ("6.2.covert.2",),
-         "a Covert Action on a Display Card cannot be countered",
-         may_counter=_display_actions_uncounterable),
-    slip("countered_back_to_hand", ("6.2.covert.3",),
-         "a countered card goes back to its player's hand",
-         dispose_countered=_countered_back_to_hand),
-    slip("countered_vanishes", ("6.2.covert.3",),
-         "a countered card leaves play without reaching the discard pile",
-         dispose_countered=_countered_vanishes),
-    slip("prevented_refund_one", ("6.2.covert.4",),
-         "a prevented Covert Action on a Display Card gives one charge back",
-         dispose_countered=_prevented_refund_one),
-    slip("prevented_refilled", ("6.2.covert.4",),
-         "a prevented Covert Action on a Display Card recharges the card fully",
-         dispose_countered=_prevented_refilled),
+    mutant("display_choice_kept", ("6.2.display.9",),
+           "the Display Card chosen to go stays in play: the player keeps three",
+           choose=_display_choice_kept),
+    mutant("duplicate_anywhere", ("6.2.display.9",),
+           "a Display Card on any player's display cannot be played by another",
+           check_display_duplicate=_duplicate_anywhere),
+    mutant("newest_display_discarded", ("6.2.display.10",),
+           "a third Display Card is itself discarded at once, without asking",
+           third_display=_newest_display_discarded),
+    mutant("duplicate_paid_before_refusal", ("6.2.display.9",),
+           "a second copy of a Display Card in play is refused, but its cost is taken",
+           check_display_duplicate=_duplicate_paid_before_refusal, **KEEPS_CHANGES),
+    mutant("short_use_empties_the_card", ("6.2.display.7",),
+           "an Action needing more charges than are left is refused, but the charges go",
+           act_use=_short_use_empties, **KEEPS_CHANGES),
+    mutant("display_one_charge_extra", ("6.2.display.2",),
+           "a Display Card is charged with one token more than its squares",
+           charges_for=_one_charge_extra),
+    mutant("display_charged_with_one", ("6.2.display.2",),
+           "every Display Card is charged with one token", charges_for=_charged_with_one),
+    mutant("display_usable_from_hand", ("6.2.display.4",),
+           "the Actions of a Display Card are taken while it is still in the hand",
+           find_display=_usable_from_hand),
+    mutant("display_reactions_plain", ("6.2.display.6",),
+           "a Reaction on a Display Card is taken like a plain Action",
+           action_kinds=_reactions_plain),
+    mutant("display_battle_actions_plain", ("6.2.display.6",),
+           "a Battle Action on a Display Card is taken like a plain Action",
+           action_kinds=_battle_actions_plain),
+    mutant("uses_spend_nothing", ("6.2.display.7",), "using a Display Card spends no charge",
+           uses_of=returns(0)),
+    mutant("uses_of_the_first_action", ("6.2.display.7",),
+           "every Action on a Display Card spends the charges of the card's first Action",
+           uses_of=_uses_of_the_first_action),
+    mutant("emptied_display_to_hand", ("6.2.display.8",),
+           "a Display Card whose last charge is spent goes back to its player's hand",
+           display_emptied=_emptied_display_to_hand),
+    mutant("discarded_at_one_charge", ("6.2.display.8",),
+           "a Display Card is discarded when one charge is left",
+           spend_charges=_discarded_at_one_charge),
+    mutant("battle_actions_in_preparations", ("6.2.battle.1",),
+           'Battle Actions are played in the "Battle Preparations" step too',
+           check_battle_moment=_before_the_step_too),
+    mutant("battle_actions_outside_battles", ("6.2.battle.1",),
+           "a Battle Action is accepted when no Battle is being fought (and does nothing)",
+           check_battle_action=_outside_battles_too, record_battle_use=_record_if_battle),
+    mutant("attackers_only", ("6.2.battle.2",), "only attackers may play Battle Actions",
+           check_battle_involvement=_attackers_only),
+    mutant("dice_lost_on_step", ("6.2.battle.4",),
+           "Battle Dice from Battle Actions are lost when the Battle moves on a step",
+           act_battle_step=_dice_lost_on_step),
+    mutant("dice_replaced", ("6.2.battle.4",),
+           "a Battle Action's dice replace those gained before", add_battle_dice=_dice_replaced),
+    mutant("icons_doubled", ("6.2.battle.5",), "each die icon adds two dice",
+           dice_gained=_icons_doubled),
+    mutant("icon_types_ignored", ("6.2.battle.5",), "every die icon adds an Infantry die",
+           dice_gained=_icon_types_ignored),
+    mutant("any_die_adds_nothing", ("6.2.battle.6",), 'a "?" die icon adds no die',
+           dice_gained=_any_die_adds_nothing),
+    mutant("any_die_adds_two", ("6.2.battle.6",), 'a "?" die icon adds two dice of the type chosen',
+           dice_gained=_any_die_adds_two),
+    mutant("reaction_ends_the_turn", ("6.2.reactions.1",),
+           "a Reaction played by the active player ends their Turn",
+           after_reaction=_reaction_ends_the_turn),
+    mutant("display_actions_uncounterable", ("6.2.covert.2",),
+           "a Covert Action on a Display Card cannot be countered",
+           may_counter=_display_actions_uncounterable),
+    mutant("countered_back_to_hand", ("6.2.covert.3",),
+           "a countered card goes back to its player's hand",
+           dispose_countered=_countered_back_to_hand),
+    mutant("countered_vanishes", ("6.2.covert.3",),
+           "a countered card leaves play without reaching the discard pile",
+           dispose_countered=_countered_vanishes),
+    mutant("prevented_refund_one", ("6.2.covert.4",),
+           "a prevented Covert Action on a Display Card gives one charge back",
+           dispose_countered=_prevented_refund_one),
+    mutant("prevented_refilled", ("6.2.covert.4",),
+           "a prevented Covert Action on a Display Card recharges the card fully",
+           dispose_countered=_prevented_refilled),
 )
