@@ -172,8 +172,12 @@ Feature: Battle Actions
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
       And card A is any battle action card with a "?" die
+      And card B is any battle action card with several dice
       And Alice holds card A
-      When Alice plays card A choosing <die>
+      And Bob holds card B
+      And Bob has 9 of each Monarch Power
+      When Bob plays card B
+      And Alice plays card A choosing <die>
       Then Alice's side has 1 <type> die from battle actions
 
       Examples:

@@ -314,9 +314,11 @@ Feature: Display Cards
       And card E is any other display card
       And card F is any other display card
       And Alice has card D on display
-      And Alice has card E on display
-      And Alice holds card F
-      When Alice plays card F
+      And Alice holds card E and card F
+      And Alice has 9 of each Monarch Power
+      When Alice plays card E
+      And Alice's turn comes round again
+      And Alice plays card F
       Then Alice must discard 1 card
       When Alice discards card <gone>
       Then Alice has card <kept> on display
@@ -336,9 +338,11 @@ Feature: Display Cards
       And card F is any other display card
       And card G is any other card
       And Alice has card D on display
-      And Alice has card E on display
-      And Alice holds card F and card G
-      When Alice plays card F
+      And Alice holds card E, card F and card G
+      And Alice has 9 of each Monarch Power
+      When Alice plays card E
+      And Alice's turn comes round again
+      And Alice plays card F
       And Alice discards card <gone>
       Then the action is <outcome>
 

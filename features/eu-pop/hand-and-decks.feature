@@ -344,10 +344,12 @@ Feature: Hands, the three decks and their discard piles
 
     Scenario: The top 5 discards stay; the rest become the new deck
       Given card A is any military card
-      And the military deck is empty
+      And card D is any other military card
+      And the military deck is card D
       And the military discard pile is card A and 6 other cards
       When Alice draws 1 military card
-      Then Alice holds 1 card
+      And Alice draws 1 military card
+      Then Alice holds card D and 1 other card
       And the military deck is 1 card
       And the military discard pile is card A and 4 other cards
 
@@ -372,10 +374,12 @@ Feature: Hands, the three decks and their discard piles
 
     Scenario: Several cards drawn from a rebuilt deck all come from it
       Given card A is any diplomatic card
-      And the diplomatic deck is empty
+      And card D is any other diplomatic card
+      And the diplomatic deck is card D
       And the diplomatic discard pile is card A and 8 other cards
-      When Alice draws 3 diplomatic cards
-      Then Alice holds 3 cards
+      When Alice draws 1 diplomatic card
+      And Alice draws 3 diplomatic cards
+      Then Alice holds card D and 3 other cards
       And the diplomatic deck is 1 card
       And the diplomatic discard pile is card A and 4 other cards
 
@@ -383,10 +387,12 @@ Feature: Hands, the three decks and their discard piles
   Rule: 6.decks.5 A discard pile of 5 or fewer cards is shuffled whole
 
     Scenario Outline: A discard pile of 5 or fewer cards becomes the whole new deck
-      Given the military deck is empty
+      Given card D is any military card
+      And the military deck is card D
       And the military discard pile is <n> cards
       When Alice draws 1 military card
-      Then Alice holds 1 card
+      And Alice draws 1 military card
+      Then Alice holds card D and 1 other card
       And the military deck is <left> cards
       And the military discard pile is empty
 

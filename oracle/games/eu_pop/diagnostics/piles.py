@@ -224,8 +224,11 @@ def cost_of_deck_type(history: Sequence[Transition], i: int) -> str | None:
     others = {d: n for d, n in spent.items() if d not in (kind, "ducats") and n}
     if others:
         return f"playing {card!r} ({kind} deck) took {others} of other Monarch Power"
-    if not _reduction(t.before, player, kind) and spent[kind] != cost:
+    cut = _reduction(t.before, player, kind)
+    if not cut and spent[kind] != cost:
         return f"playing {card!r} took {spent[kind]} {kind} power; it costs {cost}"
+    if cut and spent[kind] == 0 < cost - cut:
+        return f"playing {card!r} took no {kind} power; it costs {cost}, reduced by {cut}"
     return None
 
 

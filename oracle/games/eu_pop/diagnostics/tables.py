@@ -32,8 +32,8 @@ def display_placed(history: Sequence[Transition], i: int) -> str | None:
         card = play.action["card"]
         if play.kind != "play" or countered or "display" not in FACTS[card].kinds:
             continue
-        if len(_display(t.before, play.action["player"])) >= 2:
-            continue  # a third Display Card: 6.2.display.10 says what happens
+        if len(_display(t.before, play.action["player"])) >= 2 and card in _all_discarded(t):
+            continue  # a third Display Card discarded: 6.2.display.10 says whether rightly
         charges = _charges(t.after, play.action["player"], card)
         if charges != FACTS[card].charges:
             where = "not on display" if charges is None else f"on display with {charges}"
@@ -99,11 +99,12 @@ def third_display_asks(history: Sequence[Transition], i: int) -> str | None:
         if play.kind != "play" or countered or "display" not in FACTS[card].kinds:
             continue
         older = [d["card"] for d in _display(t.before, player)]
-        if len(older) < 2:
-            continue
+        placed = [d["card"] for d in _display(t.after, player)]
+        if len(older) < 2 or (card not in placed and card not in _all_discarded(t)):
+            continue  # not placed at all: 6.2.display.2
         if not _display_pending(t.after, player):
             return f"{player} played a third Display Card {card!r} and is not asked to discard 1"
-        if not contains([d["card"] for d in _display(t.after, player)], older):
+        if not contains(placed, older):
             return f"{player}'s Display Cards {older} were discarded before {player} chose"
     return None
 
