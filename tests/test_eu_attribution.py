@@ -67,3 +67,40 @@ def test_a_lost_discard_on_a_partial_engine_is_charged_to_its_rule_alone(pyteste
     assert {i for i, s in rules.items() if s in ("fail", "error")} == {
         "eu-pop:6.action-cards.6"}, rules
     assert rules["eu-pop:6.decks.2"] == rules["eu-pop:6.decks.3"] == "blocked"
+
+
+ELSEWHERE = '''
+from oracle.games.eu_pop.engine import ReferenceEngine
+
+class DrawsNothing(ReferenceEngine):
+    """Reports every draw as done and leaves the decks and the hands as they were."""
+    def take_from_deck(self, deck, n):
+        return []
+
+class NoDisplay(ReferenceEngine):
+    """Discards a played Display Card instead of placing it on display."""
+    def place_on_display(self, player, fact):
+        self.discard_card(fact.name)
+
+def draws_nothing():
+    return DrawsNothing()
+
+def no_display():
+    return NoDisplay()
+'''
+
+
+@pytest.mark.parametrize("factory, rule, blocked", [
+    ("draws_nothing", "6.decks.1", {"6.decks.4", "6.decks.5", "6.cards-in-hand.1"}),
+    ("no_display", "6.2.display.2", {"6.action-cards.6", "6.2.display.9", "6.2.display.10"}),
+])
+def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(
+        pytester, engine_module, factory, rule, blocked):
+    """Bugs as other people's engines have them, not our mutants: drawing that does nothing
+    (the rebuild and hidden-hand scenarios need a draw first), Display Cards that never
+    reach the display (the limit and third-card scenarios need one placed first)."""
+    engine_module("elsewhere", ELSEWHERE)
+    report = run_inprocess(pytester, f"elsewhere:{factory}")
+    rules = {r["id"].partition(":")[2]: r["status"] for r in report["rules"]}
+    assert {i for i, s in rules.items() if s in ("fail", "error")} == {rule}, rules
+    assert {i for i in blocked if rules[i] == "blocked"} == blocked, rules

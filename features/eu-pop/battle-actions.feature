@@ -126,7 +126,7 @@ Feature: Battle Actions
     Scenario: Dice gained in one Round are still in the pool in later Rounds
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
-      And card A is any battle action card
+      And card A is any battle action card without a "?" die
       And Alice holds card A
       And Alice can play card A
       When Alice plays card A
@@ -139,7 +139,7 @@ Feature: Battle Actions
     Scenario: Dice gained in two Rounds add up
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
-      And card A is any battle action card
+      And card A is any battle action card without a "?" die
       And card B is any other battle action card
       And Alice holds card A and card B
       And Alice has 9 of each Monarch Power
@@ -162,7 +162,7 @@ Feature: Battle Actions
 
       Examples:
         | class                                 |
-        | battle action card with one die       |
+        | battle action card with one fixed die |
         | battle action card with several dice  |
 
   @eu-pop:6.2.battle.6

@@ -46,9 +46,11 @@ Feature: Display Cards
       And card E is any other display card
       And card F is any other display card
       And Alice has card D on display
-      And Alice has card E on display
-      And Alice holds card F
-      When Alice plays card F
+      And Alice holds card E and card F
+      And Alice has 9 of each Monarch Power
+      When Alice plays card E
+      And Alice's turn comes round again
+      And Alice plays card F
       Then Alice has card F on display, fully charged
 
   @eu-pop:6.2.display.4
@@ -299,9 +301,11 @@ Feature: Display Cards
       And card E is any other display card
       And card F is any other display card
       And Alice has card D on display
-      And Alice has card E on display
-      And Alice holds card F
-      When Alice plays card F
+      And Alice holds card E and card F
+      And Alice has 9 of each Monarch Power
+      When Alice plays card E
+      And Alice's turn comes round again
+      And Alice plays card F
       And Alice discards card D
       Then Alice has 2 cards on display
 
