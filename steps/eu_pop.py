@@ -640,6 +640,22 @@ def _action_effect(oracle_world: ScenarioWorld, host: str, neg: str) -> None:
                             + (")" if neg == "has" else ", but it was prevented)"))
 
 
+@then(parsers.re(rf"(?P<viewer>{VIEWER}) sees none of the cards in (?P<owner>{NAME})'s hand"))
+def _hand_secret(oracle_world: ScenarioWorld, viewer: str, owner: str) -> None:
+    """6.cards-in-hand.1: the cards of a hand are secret from every other viewer. How many
+    cards it holds is not checked: this chapter does not say that it is public, so an engine
+    that hides the size too breaks no rule."""
+    truth = oracle_world.view(REFEREE)["players"][owner]["hand"].get("cards") or []
+    if not truth:
+        raise ScenarioError(f"{owner} holds no cards: there is nothing for {viewer} not to see; "
+                            f"give {owner} some cards first")
+    seen = oracle_world.view(None if viewer == "a spectator" else viewer)
+    shown = list((seen["players"][owner]["hand"] or {}).get("cards") or [])
+    if shown:
+        raise RuleViolation(f"{viewer} sees {describe_cards(shown)} in {owner}'s hand",
+                            concept="hand-hidden")
+
+
 # -- Then: battles -------------------------------------------------------------------------------
 
 

@@ -18,8 +18,8 @@ Feature: Hands, the three decks and their discard piles
       And card B is any other card
       And Alice holds card A and card B
       Then Alice holds card A and card B
-      And Alice holds 2 hidden cards as seen by Bob
-      And Alice holds 2 hidden cards as seen by a spectator
+      And Bob sees none of the cards in Alice's hand
+      And a spectator sees none of the cards in Alice's hand
 
     Scenario Outline: Drawn cards are seen by their owner only, one or several
       Given card A is any <deck> card
@@ -27,9 +27,9 @@ Feature: Hands, the three decks and their discard piles
       And the <deck> deck is card A and 3 other cards
       When Alice draws <n> <deck> cards
       Then Alice holds <drawn>
-      And Alice holds <n> hidden cards as seen by Bob
-      And Alice holds <n> hidden cards as seen by a spectator
-      And Bob holds 1 hidden card as seen by Alice
+      And Bob sees none of the cards in Alice's hand
+      And a spectator sees none of the cards in Alice's hand
+      And Alice sees none of the cards in Bob's hand
 
       Examples:
         | deck           | n | drawn                      |
@@ -45,7 +45,7 @@ Feature: Hands, the three decks and their discard piles
       And Alice can play card A
       When Alice <leaves> card A
       Then Alice holds card B
-      And Alice holds 1 hidden card as seen by Bob
+      And Bob sees none of the cards in Alice's hand
 
       Examples:
         | leaves   |
@@ -57,8 +57,8 @@ Feature: Hands, the three decks and their discard piles
       And Alice holds 7 cards
       When Phase 5, Step C is resolved
       And Alice keeps 5 cards
-      Then Alice holds 5 hidden cards as seen by Bob
-      And Alice holds 5 hidden cards as seen by a spectator
+      Then Bob sees none of the cards in Alice's hand
+      And a spectator sees none of the cards in Alice's hand
 
   @eu-pop:6.cards-in-hand.2
   Rule: 6.cards-in-hand.2 The hand limit is 5, checked only in Phase 5, Step C

@@ -34,6 +34,7 @@ from oracle.games.eu_pop.diagnostics.battles import (
     dice_per_icon,
     dice_stay,
     reaction_refused,
+    turn_refused,
 )
 from oracle.games.eu_pop.diagnostics.piles import (
     action_effect_resolved,
@@ -111,6 +112,7 @@ DIAGNOSTICS = (
     Diagnostic("battle-action-involved", battle_action_involved, frozenset({"play"})),
     Diagnostic("battle-action-once", battle_action_once, frozenset({"play"})),
     Diagnostic("appoint-refused", appoint_refused, frozenset({"appoint"}), rejected=True),
+    Diagnostic("turn-refused", turn_refused, PLAYS, rejected=True),
     Diagnostic("counter-refused", counter_refused, frozenset({"play"}), rejected=True),
     Diagnostic("reaction-refused", reaction_refused, frozenset({"play"}), rejected=True),
     Diagnostic("battle-card-refused", battle_card_refused, frozenset({"play"}), rejected=True),

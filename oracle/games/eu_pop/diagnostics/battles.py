@@ -11,10 +11,15 @@ from oracle.games.eu_pop.cards import ANY_DIE
 from oracle.games.eu_pop.diagnostics.reading import (
     COUNTERESPIONAGE,
     FACTS,
+    PLAYS,
+    _affordable,
     _battle_card,
+    _charges,
+    _display,
     _free_to_play,
     _icons,
     _in_play_step,
+    _kinds,
     _name,
     _resolved,
     _side,
@@ -106,6 +111,53 @@ def counter_refused(history: Sequence[Transition], i: int) -> str | None:
         aimed = target.get("action") or target["card"]
         return f"Counterespionage aimed at Covert Action {aimed!r} was refused"
     return None
+
+
+def _turn_began(history: Sequence[Transition], i: int, player: str) -> int | None:
+    """Where ``player``'s Turn began in the scenario (the accepted end of the Turn before),
+    if it did and they have not taken an Action that takes the Turn since."""
+    for j in range(i - 1, -1, -1):
+        t = history[j]
+        if not t.accepted or (t.action.get("player") != player and t.kind != "end_turn"):
+            continue
+        if t.kind == "end_turn":
+            return j if t.after.get("active_player") == player else None
+        if t.kind in PLAYS and not _kinds(t) & {"reaction", "battle_action"}:
+            return None
+    return None
+
+
+def _takes_the_turn_and_may(t: Transition, began: Transition) -> bool:
+    """Nothing but the Turn could forbid ``t``: the card is held (or, for an Action, on
+    display since before the Turn began, with the charges it needs), paid for, not a
+    Reaction or Battle Action, and no Display Card already in play is played again."""
+    player, card = t.action["player"], t.action["card"]
+    if _kinds(t) & {"reaction", "battle_action"} or not _affordable(t):
+        return False
+    if t.kind == "play":
+        on_display = [d["card"] for d in _display(t.before, player)]
+        return card in hand(t.before, player) and card not in on_display
+    listed = FACTS[card].action(t.action["action"])
+    charges = _charges(t.before, player, card)
+    return (listed is not None and charges is not None and charges >= listed.uses
+            and _charges(began.before, player, card) is not None)
+
+
+def turn_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.action-cards.2: a Turn allows one Action that takes it: a card played for its Action
+    (or an Action on a Display Card) at the start of the player's Turn, in the Action Phase,
+    is refused only if something else forbids it."""
+    t = history[i]
+    player = t.action["player"]
+    before = t.before
+    if (before.get("phase") != "action" or before.get("active_player") != player
+            or before.get("being_played") or t.action.get("card") == COUNTERESPIONAGE
+            or any(p.get("player") == player for p in before.get("pending") or [])):
+        return None
+    began = _turn_began(history, i, player)
+    if began is None or not _takes_the_turn_and_may(t, history[began]):
+        return None
+    return f"{player}'s Turn came round and {_name(t)!r}, which takes the Turn, was refused"
 
 
 def appoint_refused(history: Sequence[Transition], i: int) -> str | None:
