@@ -82,25 +82,47 @@ class NoDisplay(ReferenceEngine):
     def place_on_display(self, player, fact):
         self.discard_card(fact.name)
 
+class TurnNeverFree(ReferenceEngine):
+    """Forgets to free the Turn's Action when a Turn ends."""
+    def act_end_turn(self, action):
+        super().act_end_turn(action)
+        self.g.action_taken = True
+
+class HandSizeHidden(ReferenceEngine):
+    """Shows other viewers neither the cards of a hand nor how many there are."""
+    def visible_hand_count(self, viewer, owner):
+        return len(owner.hand) if viewer in ("*", owner.name) else None
+
 def draws_nothing():
     return DrawsNothing()
+
+def turn_never_free():
+    return TurnNeverFree()
+
+def hand_size_hidden():
+    return HandSizeHidden()
 
 def no_display():
     return NoDisplay()
 '''
 
 
-@pytest.mark.parametrize("factory, rule, blocked", [
-    ("draws_nothing", "6.decks.1", {"6.decks.4", "6.decks.5", "6.cards-in-hand.1"}),
-    ("no_display", "6.2.display.2", {"6.action-cards.6", "6.2.display.9", "6.2.display.10"}),
+@pytest.mark.parametrize("factory, flags, blocked", [
+    ("draws_nothing", {"6.decks.1"}, {"6.decks.4", "6.decks.5", "6.cards-in-hand.1"}),
+    ("no_display", {"6.2.display.2"}, {"6.action-cards.6", "6.2.display.9", "6.2.display.10"}),
+    ("turn_never_free", {"6.action-cards.2"}, {"6.action-cards.8", "6.2.display.4",
+                                               "6.2.display.10"}),
+    ("hand_size_hidden", set(), set()),
 ])
 def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(
-        pytester, engine_module, factory, rule, blocked):
+        pytester, engine_module, factory, flags, blocked):
     """Bugs as other people's engines have them, not our mutants: drawing that does nothing
     (the rebuild and hidden-hand scenarios need a draw first), Display Cards that never
-    reach the display (the limit and third-card scenarios need one placed first)."""
+    reach the display (the limit and third-card scenarios need one placed first), a Turn
+    whose Action is never freed (the scenarios that wait for a later Turn), and a hand whose
+    size is hidden too, which no rule of the chapter forbids."""
     engine_module("elsewhere", ELSEWHERE)
     report = run_inprocess(pytester, f"elsewhere:{factory}")
     rules = {r["id"].partition(":")[2]: r["status"] for r in report["rules"]}
-    assert {i for i, s in rules.items() if s in ("fail", "error")} == {rule}, rules
+    assert {i for i, s in rules.items() if s in ("fail", "error")} == flags, rules
     assert {i for i in blocked if rules[i] == "blocked"} == blocked, rules
