@@ -47,14 +47,15 @@ Feature: Battle Actions
       And Alice attacks Bob in a battle
       And card A is any battle action card
       And Alice holds card A
-      When <move>
+      When the battle moves to its "Roll Battle Dice" step
+      And <move>
       And Alice plays card A
       Then the action is <outcome>
 
       Examples:
-        | move                                          | outcome  |
-        | the battle moves to its "Roll Battle Dice" step | rejected |
-        | a new round of battle begins                  | allowed  |
+        | move                                   | outcome  |
+        | the battle moves to its "Retreat" step | rejected |
+        | a new round of battle begins           | allowed  |
 
   @eu-pop:6.2.battle.2
   Rule: 6.2.battle.2 Battle Actions can be used in any Battle you are involved in, even if it is not your Turn

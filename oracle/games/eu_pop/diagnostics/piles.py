@@ -215,6 +215,16 @@ def prevented_uses_stay_spent(history: Sequence[Transition], i: int) -> str | No
     return None
 
 
+def effect_waits_for_resolution(history: Sequence[Transition], i: int) -> str | None:
+    """6.action-cards.6 (a card), 6.2.display.5 (an Action): the effect resolves when the
+    card resolves, after every Reaction had its chance: playing it gives no Ducats yet."""
+    t = history[i]
+    player = t.action["player"]
+    if _effect(t) and _spent(t, player)["ducats"] < 0:
+        return f"{player} gained Ducats when {_name(t)!r} was played, before it resolved"
+    return None
+
+
 def cost_of_deck_type(history: Sequence[Transition], i: int) -> str | None:
     """6.action-cards.3: a card costs the Monarch Power printed on it, of its deck's type only."""
     t = history[i]
@@ -238,6 +248,8 @@ def ducat_cost(history: Sequence[Transition], i: int) -> str | None:
     player, card = t.action["player"], t.action["card"]
     ducats = _cost(t)[2]
     spent = _spent(t, player)["ducats"]
+    if _effect(t):
+        return None  # its effect gives Ducats: 6.action-cards.6 judges when they came
     if not _reduction(t.before, player, "ducats") and spent != ducats:
         return f"playing {card!r} took {spent} Ducats; its Ducat cost is {ducats}"
     return None
@@ -249,11 +261,12 @@ def cost_never_below_zero(history: Sequence[Transition], i: int) -> str | None:
     t = history[i]
     player = t.action["player"]
     spent = _spent(t, player)
-    gains = {k: -n for k, n in spent.items() if n < 0}
+    kind, cost, ducats = _cost(t)
+    judged = [(kind, cost)] + ([] if _effect(t) else [("ducats", ducats)])  # see ducat_cost
+    gains = {k: -spent[k] for k, _ in judged if spent[k] < 0}
     if gains:
         return f"{player} gained {gains} by playing {_name(t)!r}"
-    kind, cost, ducats = _cost(t)
-    for key, amount in ((kind, cost), ("ducats", ducats)):
+    for key, amount in judged:
         cut = _reduction(t.before, player, key)
         if cut and spent[key] != max(0, amount - cut):
             return (f"{_name(t)!r} costs {amount} {key}, reduced by {cut}: {player} paid "

@@ -74,6 +74,12 @@ def _card_effect_doubled(self: Ref, record: PlayRecord) -> int:
     return 2 * gain if record.action is None else gain
 
 
+def _effect_when_played(self: Ref, player: PlayerState, record: PlayRecord, kinds: Any,
+                        takes_turn: bool, icons: Any) -> None:
+    Ref.start(self, player, record, kinds, takes_turn, icons)
+    player.ducats += Ref.effect_ducats(self, record)
+
+
 def _resolved_cards_vanish(self: Ref, record: PlayRecord) -> None:
     fact = self.facts[record.card]
     if self.is_display(fact):
@@ -307,6 +313,10 @@ HANDS: tuple[Mutant, ...] = (
     mutant("card_effect_doubled", ("6.action-cards.6",),
            "a card played for its Action resolves its effect twice",
            effect_ducats=_card_effect_doubled),
+    mutant("effect_when_played", ("6.action-cards.6", "6.2.display.5"),
+           "a card's (or an Action's) effect happens when it is played, before Reactions and "
+           "counters, and not again when it resolves",
+           start=_effect_when_played, effect_ducats=returns(0)),
     mutant("resolved_cards_vanish", ("6.action-cards.6",),
            "a resolved card leaves play without reaching the discard pile",
            finish_card=_resolved_cards_vanish),

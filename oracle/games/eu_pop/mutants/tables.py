@@ -107,6 +107,14 @@ def _before_the_step_too(self: Ref, name: str, what: str) -> Rejection | None:
     return Ref.check_battle_moment(self, name, what)
 
 
+def _round_keeps_the_step(self: Ref) -> None:
+    battle = self.g.battle
+    step = battle.step if battle is not None else None
+    Ref.start_round(self)
+    if battle is not None and step is not None:
+        battle.step = step
+
+
 def _outside_battles_too(self: Ref, name: str, what: str) -> Rejection | None:
     return None if self.g.battle is None else Ref.check_battle_action(self, name, what)
 
@@ -244,6 +252,9 @@ TABLES: tuple[Mutant, ...] = (
     mutant("battle_actions_in_preparations", ("6.2.battle.1",),
            'Battle Actions are played in the "Battle Preparations" step too',
            check_battle_moment=_before_the_step_too),
+    mutant("round_keeps_the_step", ("6.2.battle.1",),
+           'a new Round of Battle stays in the step the last one reached, past "Play Battle '
+           'Actions"', start_round=_round_keeps_the_step),
     mutant("battle_actions_outside_battles", ("6.2.battle.1",),
            "a Battle Action is accepted when no Battle is being fought (and does nothing)",
            check_battle_action=_outside_battles_too, record_battle_use=_record_if_battle),
