@@ -42,7 +42,7 @@ def run_files(tmp_path_factory) -> tuple[subprocess.CompletedProcess[str], Path]
     out = tmp_path_factory.mktemp("run")
     done = subprocess.run(
         [sys.executable, "-m", "oracle.cli", "run", "--engine", MUTANT, "--rule", "ti4",
-         "--json", str(out / "r.json"), "--html", str(out / "r.html")],
+         "--all-games", "--json", str(out / "r.json"), "--html", str(out / "r.html")],
         capture_output=True, text=True, cwd=out, stdin=subprocess.DEVNULL, check=False,
         timeout=600)
     return done, out

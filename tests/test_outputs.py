@@ -71,6 +71,13 @@ def factory():
 '''
 
 
+def _as_from_a_shell() -> None:
+    """In the child: Ctrl-C delivered as a shell's child gets it, whatever signal state the
+    test's own process (an xdist worker) has (an ignored or blocked SIGINT is inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
 def _until(process: subprocess.Popen[str], marker: str) -> str:
     """Read the process's output until a line holds ``marker`` (or the output ends)."""
     assert process.stdout is not None
@@ -87,12 +94,14 @@ def test_an_interrupted_run_writes_a_marked_partial_report_beside_the_complete_o
     "conforms"), over the previous one, and exited 2 like a usage error."""
     pytester.makepyfile(slow=SLOW)
     (pytester.path / "r.json").write_text('{"complete": "from the previous run"}\n')
-    env = {**os.environ, "PYTHONPATH": str(pytester.path)}
+    # Unbuffered: "PASSED" must reach us while the run goes on, not in its last buffer flush
+    # (under load the whole run fitted before the first flush and the signal came too late).
+    env = {**os.environ, "PYTHONPATH": str(pytester.path), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "oracle.cli", "run", "-v", "--engine", "slow:factory",
          "--rule", "ti4", "--json", "r.json", "--markdown", "r.md", "--badge", "b.json"],
         cwd=pytester.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True)
+        text=True, preexec_fn=_as_from_a_shell)
     try:
         head = _until(process, "PASSED")
         process.send_signal(signal.SIGINT)
@@ -100,7 +109,9 @@ def test_an_interrupted_run_writes_a_marked_partial_report_beside_the_complete_o
     finally:
         process.kill()
     out = head + rest
-    assert process.returncode == Exit.INTERRUPTED, out
+    here = f"(this process: SIGINT handler {signal.getsignal(signal.SIGINT)!r}, blocked " \
+           f"{signal.pthread_sigmask(signal.SIG_BLOCK, [])!r})"
+    assert process.returncode == Exit.INTERRUPTED, f"{here}\n{out}"
     assert "Traceback" not in out
     assert (pytester.path / "r.json").read_text() == '{"complete": "from the previous run"}\n'
     partial = (pytester.path / "r.interrupted.json").read_text()
@@ -116,7 +127,7 @@ def test_an_interrupted_run_writes_a_marked_partial_report_beside_the_complete_o
 def test_selftest_stops_cleanly_on_sigterm(pytester):
     """Why: selftest printed a KeyboardInterrupt traceback and left a temp folder."""
     tmp = pytester.mkdir("tmp")
-    env = {**os.environ, "TMPDIR": str(tmp)}
+    env = {**os.environ, "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen([sys.executable, "-m", "oracle.cli", "selftest"],
                                cwd=pytester.path, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)

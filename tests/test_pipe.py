@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from oracle.engines import EngineClient, EngineSpec, EngineSpecError
-from oracle.engines.pipe import PipeEngine
+from oracle.engines.pipe import MAX_FAILED_STARTS, PipeEngine
 from oracle.engines.serve import answer, serve
 from oracle.protocol import Act, Describe, Described, Errored, Observe, Ready, Setup, View
 from oracle.suite.games import discover_games
@@ -341,6 +341,36 @@ def test_a_crashed_engine_is_restarted_with_the_handshake_at_the_next_setup(pipe
     assert isinstance(client.send(Setup("ti4", SETUP["state"], 1)), Ready)
     assert engine.pid not in (None, first_pid) and engine.starts == 2
     assert isinstance(client.send(Observe("Alice")), View)
+
+
+def test_an_engine_that_never_starts_is_given_up_after_a_few_tries(pipes, script):
+    """Each start of an engine that dies at once costs a process start: after
+    MAX_FAILED_STARTS in a row, later scenarios are told why without another one."""
+    engine = PipeEngine(script("import sys\nsys.stderr.write('no rules.db')\nsys.exit(4)\n"),
+                        timeout=5)
+    pipes.append(engine)
+    replies = [engine.handle(SETUP) for _ in range(MAX_FAILED_STARTS + 2)]
+    assert engine.starts == MAX_FAILED_STARTS
+    assert all(r["reply"] == "errored" for r in replies)
+    assert "exited with code 4" in replies[-1]["message"]
+    assert "no rules.db" in replies[-1]["message"]
+    assert f"failed to start {MAX_FAILED_STARTS} times in a row" in replies[-1]["message"]
+
+
+def test_a_checkout_serves_its_own_steps_and_features(tmp_path: Path):
+    """``python -m oracle.pipe serve`` run from a source checkout imports the checkout's
+    ``oracle`` (the working directory comes first on sys.path), installed or not: its
+    ``oracle.steps`` and ``oracle.features`` must be the checkout's folders too. (A
+    non-editable install used to leave them missing: the engine died at every start.)"""
+    repo = Path(__file__).resolve().parents[1]
+    for name in ("oracle", "steps", "features", "pyproject.toml"):
+        (tmp_path / name).symlink_to(repo / name)
+    code = ("import oracle.steps.common as s, oracle.features as f, oracle.suite.games as g\n"
+            "print(s.__file__); print(f.__file__); print(sorted(g.discover_games()))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert out[0].startswith(str(tmp_path)) and out[1].startswith(str(tmp_path)), out
+    assert out[2] == "['eu-pop', 'ti4']"
 
 
 def test_a_timeout_kills_the_engine(pipes, script):

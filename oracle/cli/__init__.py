@@ -115,6 +115,9 @@ def _parser() -> argparse.ArgumentParser:
     matrix.add_parser(sub)
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
+    from oracle.cli import scaffold
+
+    scaffold.add_parser(sub)
     return parser
 
 
@@ -153,20 +156,36 @@ def run_smoke(ns: argparse.Namespace) -> int:
         print(f"rules-oracle: {exc}", file=sys.stderr)
         return 2
     print(render(results), end="")
-    return 0 if all(c.ok for _, checks in results for c in checks) else 1
+    return 0 if all(result.ok for result in results) else 1
 
 
 def pytest_args(ns: argparse.Namespace) -> list[str]:
     """The pytest command line that ``rules-oracle run`` stands for: no ini file, no
-    conftest.py and no cache of the current directory, so nothing of it is read or written."""
-    quiet = ["-qq"] if ns.quiet else ["-v"] if ns.verbose else ["-q"]
-    args = ["-c", os.devnull, "--rootdir", os.getcwd(), "--noconftest",
-            "-p", "no:cacheprovider", *quiet, *options.pytest_args(vars(ns))]
-    if ns.keyword:
-        args += ["-k", ns.keyword]
+    conftest.py and no cache of the current directory, so nothing of it is read or written.
+
+    Two things pytest would do by default cost a one-rule run most of its start-up and give
+    nothing here (``benchmarks/run.py`` measures it): rewriting the asserts of every plugin
+    module (pytest-bdd, xdist, hypothesis, and the whole ``oracle`` package when installed
+    non-editable), which is redone on every run wherever bytecode is not written
+    (``PYTHONDONTWRITEBYTECODE``, read-only installs); and Hypothesis's pytest plugin, which
+    imports all of Hypothesis in its terminal summary. Verdicts never rest on a bare
+    ``assert`` (the oracle raises its own exceptions), so ``--assert=plain``; Hypothesis's
+    plugin is left out unless the run explores or passes it options, and pytest-xdist's
+    unless pytest arguments (``-- -n 2``) or ``PYTEST_ADDOPTS`` could ask for it.
+    """
     extra = list(ns.pytest_args)
     if extra[:1] == ["--"]:
         extra = extra[1:]
+    quiet = ["-qq"] if ns.quiet else ["-v"] if ns.verbose else ["-q"]
+    args = ["-c", os.devnull, "--rootdir", os.getcwd(), "--noconftest",
+            "-p", "no:cacheprovider", *quiet, "--assert=plain"]
+    if not ns.oracle_explore and not any(a.startswith("--hypothesis") for a in extra):
+        args += ["-p", "no:hypothesispytest"]
+    if not extra and not os.environ.get("PYTEST_ADDOPTS"):  # nobody asked for xdist
+        args += ["-p", "no:xdist", "-p", "no:xdist.looponfail"]
+    args += options.pytest_args(vars(ns))
+    if ns.keyword:
+        args += ["-k", ns.keyword]
     return args + extra
 
 
@@ -222,4 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.matrix import main as matrix_main
 
         return matrix_main(ns)
+    if ns.command == "new-adapter":
+        from oracle.cli.scaffold import main as new_adapter
+
+        return new_adapter(ns)
     return run(ns)

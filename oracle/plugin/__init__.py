@@ -21,8 +21,10 @@ import pytest
 
 from oracle import options
 from oracle.plugin import collect, verdicts
-from oracle.plugin.run import OracleRun, run_key
+from oracle.plugin.run import ORDER_PROPERTY, OracleRun, order_key, run_key
+from oracle.report.model import USER_PROPERTY
 from oracle.scenario.world import ScenarioWorld
+from oracle.suite.bdd import route_steps, share_parses
 from oracle.suite.lint import RULE_TAG
 
 __all__ = ["oracle_world"]
@@ -41,6 +43,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
+    share_parses()  # pytest-bdd reads the documents the suite checks parsed
+    route_steps()  # and finds each step's dispatcher directly
     roots = [str(r) for r in run.roots]
     source = config.args_source
     if source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
@@ -125,6 +129,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         items[:] = [item for item in items if id(item) not in dropped]
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Number the tests in collection order: the same on every xdist worker and serially."""
+    if session.config.stash.get(run_key, None) is not None:
+        for index, item in enumerate(session.items):
+            item.stash[order_key] = index
+
+
 @pytest.fixture
 def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
     """The scenario's world: its game, its engine, its seed, the rules it is written for.
@@ -146,6 +157,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     run = item.config.stash.get(run_key, None)
     if run is not None and verdicts.rules_of(item):
         verdicts.attach(run, item, call, report)
+    if run is not None and order_key in item.stash and any(
+            k == USER_PROPERTY for k, _ in report.user_properties):
+        report.user_properties = [*report.user_properties,
+                                  (ORDER_PROPERTY, item.stash[order_key])]
     return report
 
 

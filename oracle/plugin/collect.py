@@ -5,15 +5,14 @@ features from any folder (the bundled ones, a committee's own) with no module be
 so each feature file becomes a ``pytest.Module`` whose module object is built in memory:
 one test function per scenario, made by pytest-bdd's own ``scenario``.
 
-The module also holds the step definitions of its game (the shared steps and the game's
-own module): pytest-bdd finds steps as fixtures, and a module's fixtures are visible to
-its tests only, so each game's phrases are scoped to its own features and two games may
-use the same phrase.
+The module also holds the step definitions pytest-bdd looks for, as fixtures visible to its
+tests only: one per kind (``oracle.suite.dispatch``), which runs each step through the
+vocabulary of the file's game (the shared steps and the game's own module), so each game's
+phrases are scoped to its own features and two games may use the same phrase.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import types
@@ -22,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from oracle.suite.bdd import python_names, scenario_test, step_fixtures
+from oracle.suite import dispatch
+from oracle.suite.bdd import ROUTES, python_names, routes_to, scenario_test, step_fixtures
 from oracle.suite.features import read_feature
-from oracle.suite.vocabulary import step_modules
+from oracle.suite.vocabulary import vocabulary_for
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
@@ -54,12 +54,18 @@ class FeatureFile(pytest.Module):
         path = self.path
         module = types.ModuleType(f"oracle_features.{path.parent.name}.{path.stem}")
         module.__file__ = str(path)
-        game = self.config.stash[run_key].game_of(path)
-        for name in step_modules(game) if game else ():
-            for fixture, value in step_fixtures(importlib.import_module(name)).items():
+        run = self.config.stash[run_key]
+        game = run.game_of(path)
+        if game is not None:
+            vocabulary_for(game)  # the game's step modules, imported now: errors show here
+            for fixture, value in step_fixtures(dispatch).items():
                 setattr(module, fixture, value)
-        for name, test_name in test_names(path).items():
-            setattr(module, test_name, scenario_test(path, name, _finish))
+            setattr(module, ROUTES, routes_to(dispatch))
+        names = test_names(path)  # over every scenario: a test's name (and seed) is the same
+        for scenario in read_feature(path).scenarios:  # whatever the selection
+            if run.wants(scenario):  # not selected: no test to build (only to deselect)
+                setattr(module, names[scenario.name],
+                        scenario_test(path, scenario.name, _finish))
         return module
 
 

@@ -8,7 +8,9 @@ an xdist worker) checks the suite and writes reports.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import json
 import time
 import zlib
@@ -24,16 +26,21 @@ from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.report import Report, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
-from oracle.report.formats.table import render_table
+from oracle.report.formats.table import render_table, unsupported_summary
 from oracle.report.judge import Exit, coverage_shortfall, nothing_tested
 from oracle.report.model import USER_PROPERTY
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
 from oracle.scenario.outcomes import EngineFault
 from oracle.suite.catalog import CatalogFileError
+from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game, bundled_features_dir, discover_games
-from oracle.suite.lint import lint_games
+from oracle.suite.lint import lint_games, rule_tags
 
 run_key = pytest.StashKey["OracleRun"]()
+order_key = pytest.StashKey[int]()
+
+ORDER_PROPERTY = "rules_oracle.order"
+"""The user property holding a test's place in the collection (see ``verdict_order``)."""
 
 
 @dataclass(eq=False)  # a plugin object: hashed by identity
@@ -63,6 +70,9 @@ class OracleRun:
     #: ini file: then the oracle stays out of the way (no table, no exit status of its own).
     asked: bool = True
     verdicts: list[ScenarioVerdict] = field(default_factory=list)
+    #: Each verdict's test's place in the collection, so that a report lists scenarios in
+    #: one order however xdist's workers interleave them.
+    verdict_order: list[int] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
     #: Engines that failed at start-up, with the message every later scenario gets.
@@ -70,6 +80,7 @@ class OracleRun:
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)  # said in the terminal summary
     written: list[Path] = field(default_factory=list)
+    _short_paths: dict[Path, str] = field(default_factory=dict)
     report: Report | None = None
 
     @classmethod
@@ -165,6 +176,29 @@ class OracleRun:
     def scenario_seed(self, game: str, name: str) -> int:
         return scenario_seed(self.seed, game, name)
 
+    def wants(self, scenario: ScenarioDoc) -> bool:
+        """Whether to collect a scenario: it cites a selected rule, or nothing is selected.
+
+        Unselected scenarios are not built at all, so a one-rule run of a large suite does
+        not pay for the rest. If no scenario cites a selected rule (an untestable one, say),
+        everything is collected and deselected as it always was, so such a run still ends
+        as before rather than as a run that collected nothing.
+        """
+        if self.selected is None or not self._selection_has_scenarios:
+            return True
+        return not self.selected.isdisjoint(rule_tags(scenario.tag_names))
+
+    @functools.cached_property
+    def _selection_has_scenarios(self) -> bool:
+        assert self.selected is not None
+        for game in self.games.values():
+            for path in game.feature_files():
+                with contextlib.suppress(FeatureSyntaxError):  # the suite checks say so
+                    for scenario in read_feature(path).scenarios:
+                        if not self.selected.isdisjoint(rule_tags(scenario.tag_names)):
+                            return True
+        return False
+
     def game_of(self, path: Path) -> Game | None:
         """The game whose folders hold a feature file."""
         for game in self.games.values():
@@ -173,10 +207,16 @@ class OracleRun:
         return None
 
     def short_path(self, path: Path) -> str:
-        for game in self.games.values():
-            if path.is_relative_to(game.folder.parent):
-                return str(path.relative_to(game.folder.parent))
-        return str(path)
+        """A feature file's path as reports show it: from its features root."""
+        shown = self._short_paths.get(path)
+        if shown is None:
+            shown = str(path)
+            for game in self.games.values():
+                if path.is_relative_to(game.folder.parent):
+                    shown = str(path.relative_to(game.folder.parent))
+                    break
+            self._short_paths[path] = shown
+        return shown
 
     def header(self) -> str:
         shard = f", shard {self.shard[0]}/{self.shard[1]}" if self.shard else ""
@@ -213,10 +253,12 @@ class OracleRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "teardown" or (report.when == "setup" and report.passed):
             return  # verdicts ride on the call report (or on a setup that failed)
+        order = next((int(v) for k, v in report.user_properties if k == ORDER_PROPERTY), -1)
         for key, value in report.user_properties:
             if key == USER_PROPERTY:
                 verdict = ScenarioVerdict.from_json(json.loads(value))
                 self.verdicts.append(verdict)
+                self.verdict_order.append(order)
                 if verdict.engine:
                     self.engines.setdefault(verdict.game, dict(verdict.engine))
 
@@ -226,7 +268,9 @@ class OracleRun:
                   "games": dict(sorted(self.engines.items()))}
         known = {e.rule for e in self.expectations.entries
                  if e.rule and e.scenario is None} if self.expectations else set()
-        report = build_report(catalogs, self.verdicts, engine, self.selected, known)
+        ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
+                                        key=lambda pair: pair[0])]
+        report = build_report(catalogs, ordered, engine, self.selected, known)
         self.report = dataclasses.replace(report, interrupted=self.interrupted,
                                           shard=self.shard)  # type: ignore[arg-type]
         return self.report
@@ -237,7 +281,10 @@ class OracleRun:
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
         compact = terminalreporter.config.get_verbosity() <= -2
-        terminalreporter.line(render_table(report, terminalreporter._tw.fullwidth, compact))
+        width = terminalreporter._tw.fullwidth
+        terminalreporter.line(render_table(report, width, compact))
+        for line in unsupported_summary(report, width):
+            terminalreporter.line(line)
         stale = [r.id for r in report.rules if r.status == Status.XPASS]
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from oracle import options
+from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
 from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import EngineLacks, RuleViolation
@@ -193,7 +194,7 @@ def reproduce(run: OracleRun, rules: list[str], item: pytest.Item,
     lines = ["", f"engine {run.spec}, scenario seed {seed} (run seed {run.seed})",
              f"reproduce: {shlex.join(command)}"]
     if world is not None and world.client.transcript:
-        lines.append("last exchanges with the engine in this scenario:")
+        lines.append(EXCHANGES)
         for request, reply in world.client.transcript[-4:]:
             lines.append(f"  > {json.dumps(request)[:300]}")
             lines.append(f"  < {json.dumps(reply)[:300]}")

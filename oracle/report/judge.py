@@ -50,8 +50,9 @@ def nothing_tested(statuses: Iterable[Status], first_reason: str = "") -> str | 
                 "the features folder)")
     why = f" The first says: {first_reason}" if first_reason else ""
     return (f"nothing was tested: the engine supports none of the {len(statuses)} selected "
-            "scenarios (every one is unsupported). Declare the capabilities the engine has "
-            f"in its 'described' reply (docs/protocol.md).{why}")
+            "scenarios (every one is unsupported). Start with setup and observe, then declare "
+            "the capabilities the engine has in its 'described' reply (docs/adapters.md; "
+            f"docs/protocol.md, \"Capabilities\").{why}")
 
 
 def coverage_shortfall(report: Report, percent: float | None) -> str | None:

@@ -2,10 +2,11 @@
 
 Why parse text: a scenario verdict carries one message (``oracle.plugin.verdicts`` writes
 it), laid out as the failing step (``line N: Then ...``), what went wrong, the engine and
-seeds, a ``reproduce:`` command and the ``last exchanges with the engine:`` (``  > request``
-and ``  < reply`` lines). Reports written by any version keep that text; an HTML report shows
-its parts apart (the command copyable, the exchanges as a list) and keeps whatever it does
-not recognise as plain text, so nothing of a message is ever dropped.
+seeds, a ``reproduce:`` command and the ``last exchanges with the engine in this
+scenario:`` (``  > request`` and ``  < reply`` lines). Reports written by any version
+keep that text; an HTML report shows its parts apart (the command copyable, the exchanges as
+a list) and keeps whatever it does not recognise as plain text, so nothing of a message is
+ever dropped.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 _STEP = re.compile(r"^line \d+: \S")
 _CONTEXT = re.compile(r"^engine .*, scenario seed ")
 REPRODUCE = "reproduce: "
-EXCHANGES = "last exchanges with the engine:"
+EXCHANGES = "last exchanges with the engine in this scenario:"
+# Reports written before the header named its scope; still read, never written.
+_EXCHANGES_HEADERS = frozenset({EXCHANGES, "last exchanges with the engine:"})
 _EXCHANGE = re.compile(r"^ {2}([<>]) (.*)$")
 
 
@@ -48,7 +51,7 @@ def split_message(message: str) -> MessageParts:
             context = line
         elif not reproduce and line.startswith(REPRODUCE):
             reproduce = line.removeprefix(REPRODUCE)
-        elif line == EXCHANGES:
+        elif line in _EXCHANGES_HEADERS:
             in_exchanges = True
         else:
             text.append(line)

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from oracle.suite.yamlfiles import read_yaml
+
 
 class CatalogFileError(Exception):
     """A catalog file is unreadable or malformed; the message names the file and the fix."""
@@ -59,15 +61,10 @@ class Catalog:
         return None
 
 
-#: libyaml's safe loader where PyYAML was built with it: the same data, ten times faster
-#: (catalogs and card facts are read at the start of every run).
-SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def load_catalog(path: Path) -> Catalog:
     """Read a catalog YAML file written by a game importer."""
     try:
-        data: Any = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+        data: Any = read_yaml(path)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); regenerate it with "
                                "the game's importer") from exc

@@ -166,7 +166,7 @@ ALL: tuple[Mutant, ...] = (
         "note-5.2", "note-10"),
            "each player is dealt one action card at the start of the game",
            STARTING_HAND_SIZE=1),
-    mutant("hand_count_hidden", ("note-2", "2.5", "note-3", "note-1"),
+    mutant("hand_count_hidden", ("note-2",),
            "other players are not shown how many cards a hand holds",
            visible_hand_count=_count_for_owner_only),
     mutant("reveal_not_shown", ("note-3",),

@@ -144,6 +144,9 @@ def render_html(report: Report) -> str:
     """A run's page: verdict, engine, summary table, filters, every rule."""
     verdict = ('<p class="verdict good">conforms</p>' if report.conforms
                else '<p class="verdict bad">does not conform</p>')
+    if report.interrupted:
+        verdict = ('<p class="verdict bad">interrupted: this report is partial, rules not '
+                   'reached are shown as not run</p>') + verdict
     statuses = [str(r.status) for r in report.rules]
     order = status_order(statuses)
     games = list(dict.fromkeys(_game(r.id) for r in report.rules))
@@ -154,7 +157,7 @@ def render_html(report: Report) -> str:
             f"scenarios</p>{_summary_table(report.rules, order)}</section>"
             f"<section><h2>Rules</h2>{filter_bar(_counts(statuses), games, len(statuses), 'rules')}"
             f'<div class="rules">{_rules(report, "r/", True)}</div></section>')
-    return page(f"rules-oracle: {engine_line(report.engine)}", body)
+    return page(f"rules-oracle: {engine_line(report.engine)}", body, report.interrupted)
 
 
 def _column_head(ci: int, col: EngineColumn) -> str:

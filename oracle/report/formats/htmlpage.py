@@ -130,9 +130,18 @@ CSP = (f"default-src 'none'; style-src {_hash(CSS)}; script-src {_hash(JS)}; "
        "img-src 'none'; base-uri 'none'; form-action 'none'")
 
 
-def page(title: str, body: str) -> str:
-    """A whole HTML document: ``body`` (already escaped HTML) in the report's shell."""
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+INTERRUPTED_LINE = "<!-- rules-oracle: interrupted run, this report is partial -->\n"
+
+
+def page(title: str, body: str, interrupted: bool = False) -> str:
+    """A whole HTML document: ``body`` (already escaped HTML) in the report's shell.
+
+    An interrupted run's page says so in a comment on its first line (allowed before
+    the doctype without leaving standards mode), as every format does, so a tool that
+    reads only the head of a file (``head -1``, a CI log) cannot take it for complete.
+    """
+    return ((INTERRUPTED_LINE if interrupted else "")
+            + '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from oracle.report.formats import Format
 from oracle.report.matrix import Matrix, matrix_counts
-from oracle.report.model import FAILING, RULE_STATUSES, Report, Status
+from oracle.report.model import FAILING, RULE_STATUSES, Report, ScenarioResult, Status
 
 
 def engine_line(engine: Mapping[str, Any]) -> str:
@@ -50,6 +51,47 @@ def render_table(report: Report, width: int = 100, compact: bool = False) -> str
                 lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(why, width - id_w - 4)}")
     lines.append(counts(report))
     return "\n".join(lines)
+
+
+#: How ``ScenarioWorld.require`` words a missing capability (the rest: a comma list).
+LACKS = "the engine does not declare "
+
+
+def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> list[str]:
+    """Why scenarios were unsupported: the capabilities they wait for, most wanted first
+    (what to give the engine next), then the other reasons. When nothing at all ran, say so
+    plainly, so that an adapter that answers ``unsupported`` to everything is not mistaken
+    for a conforming engine."""
+    seen: dict[tuple[str, str], ScenarioResult] = {}
+    for rule in report.rules:
+        for s in rule.scenarios:
+            seen.setdefault((s.location, s.name), s)
+    wanted: Counter[str] = Counter()
+    other: Counter[str] = Counter()
+    total = 0
+    for s in seen.values():
+        if s.status != Status.UNSUPPORTED:
+            continue
+        total += 1
+        reason = s.message.strip().splitlines()[-1] if s.message.strip() else "no reason given"
+        if reason.startswith(LACKS):
+            wanted.update(reason.removeprefix(LACKS).split(", "))
+        else:
+            other[reason] += 1
+    if not total:
+        return []
+    lines = [f"unsupported: {total} of {len(seen)} scenarios"]
+    for title, counts in (("the capabilities they wait for, most wanted first (a scenario "
+                           "may wait for several)", wanted), ("other reasons", other)):
+        if counts:
+            lines.append(f"  {title}:")
+            lines += [f"{n:>7}  {textwrap.shorten(what, max(width - 9, 20), placeholder='…')}"
+                      for what, n in counts.most_common(limit)]
+            if len(counts) > limit:
+                lines.append(f"         and {len(counts) - limit} more (--json lists each "
+                             "scenario's)")
+    return lines
+
 
 
 def render_matrix_table(matrix: Matrix, width: int = 100) -> str:
