@@ -3,6 +3,7 @@ engines written by other people do (``oracle.games.eu_pop.mutants`` says how).""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from oracle.games.eu_pop.cards import DECKS
@@ -261,8 +262,8 @@ def _refused_appoint_loses_card(self: Ref, action: Any) -> None:
 def _keep_any_number(self: Ref, player: PlayerState, choice: Any) -> None:
     pending = self.owed_decision(player.name)
     keep = list(choice.get("keep") or [])
-    rest = list(player.hand)
-    if pending.source == "hand" and keep and all(c in rest and not rest.remove(c) for c in keep):
+    held = Counter(player.hand)
+    if pending.source == "hand" and keep and not Counter(keep) - held:
         self.g.pending.remove(pending)
         self.keep_cards(player, keep)
         return
