@@ -84,8 +84,11 @@ Feature: Reactions and Covert Actions
       And card A is any covert action card with an effect
       And Alice holds card A
       And Alice can play card A
-      And Bob holds "Counterespionage"
-      When Alice plays card A and Bob cancels it with "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
       Then the effect of card A has not happened
       And Alice holds no cards
       And Bob holds no cards
@@ -95,8 +98,11 @@ Feature: Reactions and Covert Actions
       And card A is any <class>
       And Alice holds card A
       And Alice can play card A
-      And Bob holds "Counterespionage"
-      When Alice plays card A and Bob cancels it with "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
       Then the action is <outcome>
       And Bob holds <left>
 
@@ -109,8 +115,11 @@ Feature: Reactions and Covert Actions
       Given it is the action phase, Alice's turn
       And card A is any display card with a covert action
       And Alice has card A on display
-      And Bob holds "Counterespionage"
-      When Alice uses the covert action of card A that spends 2 charges and Bob cancels it with "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts using the covert action of card A that spends 2 charges
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
       Then Alice has 15 ducats
       And Bob holds no cards
 
@@ -119,8 +128,10 @@ Feature: Reactions and Covert Actions
       And card A is any covert action card with an effect
       And Alice holds card A and "Counterespionage"
       And Alice can play card A
-      And Bob holds "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
       When Alice starts playing card A
+      And Bob starts playing card R
       And Bob starts playing "Counterespionage" targeting card A
       And Alice plays "Counterespionage" targeting "Counterespionage"
       Then the effect of card A has happened
@@ -135,8 +146,11 @@ Feature: Reactions and Covert Actions
       And card A is any covert action card
       And Alice holds card A
       And Alice can play card A
-      And Bob holds "Counterespionage"
-      When Alice plays card A and Bob cancels it with "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
       Then Alice has paid the cost of card A
       And the diplomatic discard pile is card A and "Counterespionage" in any order
       And Alice holds no cards
@@ -146,8 +160,10 @@ Feature: Reactions and Covert Actions
       And card A is any covert action card
       And Alice holds card A and "Counterespionage"
       And Alice can play card A
-      And Bob holds "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
       When Alice starts playing card A
+      And Bob starts playing card R
       And Bob starts playing "Counterespionage" targeting card A
       And Alice plays "Counterespionage" targeting "Counterespionage"
       Then Bob has paid the cost of "Counterespionage"
@@ -160,8 +176,11 @@ Feature: Reactions and Covert Actions
       Given it is the action phase, Alice's turn
       And card A is any display card with a covert action
       And Alice has card A on display with 3 charges
-      And Bob holds "Counterespionage"
-      When Alice uses the covert action of card A that spends <spent> and Bob cancels it with "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts using the covert action of card A that spends <spent>
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
       Then Alice has card A on display with <left>
 
       Examples:
@@ -173,6 +192,9 @@ Feature: Reactions and Covert Actions
       Given it is the action phase, Alice's turn
       And card A is any display card with a covert action
       And Alice has card A on display with 1 charge
-      And Bob holds "Counterespionage"
-      When Alice uses the covert action of card A that spends 1 charge and Bob cancels it with "Counterespionage"
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts using the covert action of card A that spends 1 charge
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
       Then Alice has 0 cards on display

@@ -129,8 +129,9 @@ def _turn_began(history: Sequence[Transition], i: int, player: str) -> int | Non
 
 def _takes_the_turn_and_may(t: Transition, began: Transition) -> bool:
     """Nothing but the Turn could forbid ``t``: the card is held (or, for an Action, on
-    display since before the Turn began, with the charges it needs), paid for, not a
-    Reaction or Battle Action, and no Display Card already in play is played again."""
+    display since before the Turn began, which the view counts as a later Turn, with the
+    charges it needs), paid for, not a Reaction or Battle Action, and no Display Card already
+    in play is played again."""
     player, card = t.action["player"], t.action["card"]
     if _kinds(t) & {"reaction", "battle_action"} or not _affordable(t):
         return False
@@ -139,8 +140,9 @@ def _takes_the_turn_and_may(t: Transition, began: Transition) -> bool:
         return card in hand(t.before, player) and card not in on_display
     listed = FACTS[card].action(t.action["action"])
     charges = _charges(t.before, player, card)
+    later = int(began.after["turn"]) > int(began.before["turn"])  # 6.2.display.4's later Turn
     return (listed is not None and charges is not None and charges >= listed.uses
-            and _charges(began.before, player, card) is not None)
+            and _charges(began.before, player, card) is not None and later)
 
 
 def turn_refused(history: Sequence[Transition], i: int) -> str | None:

@@ -77,7 +77,8 @@ def _countered(stack: list[Transition]) -> set[int]:
         if top in out or t.kind != "play" or t.action.get("card") != COUNTERESPIONAGE:
             continue
         wanted = (t.action.get("targets") or {}).get("card")
-        below = [j for j in range(top) if wanted is None or _name(stack[j]) == wanted]
+        below = [j for j in range(top) if wanted is None
+                 or wanted in (stack[j].action.get("card"), stack[j].action.get("action"))]
         if below:
             out.add(below[-1])
     return out
