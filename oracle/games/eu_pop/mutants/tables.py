@@ -168,6 +168,12 @@ def _any_die_adds_two(self: Ref, icons: tuple[str, ...], chosen: list[str]) -> l
 # -- Reactions and Covert Actions -----------------------------------------------------------------
 
 
+def _reactions_on_own_turn(self: Ref, name: str, doing: str) -> Rejection | None:
+    if self.g.active_player != name:
+        return Rejection(f"it is not {name}'s Turn")
+    return None
+
+
 def _reaction_ends_the_turn(self: Ref, name: str) -> None:
     game = self.g
     if game.phase == "action" and game.active_player == name:
@@ -273,6 +279,9 @@ TABLES: tuple[Mutant, ...] = (
            dice_gained=_any_die_adds_nothing),
     mutant("any_die_adds_two", ("6.2.battle.6",), 'a "?" die icon adds two dice of the type chosen',
            dice_gained=_any_die_adds_two),
+    mutant("reactions_on_own_turn", ("6.2.reactions.1",),
+           "a Reaction (Counterespionage too) is played only on its player's own Turn",
+           check_reaction=_reactions_on_own_turn),
     mutant("reaction_ends_the_turn", ("6.2.reactions.1",),
            "a Reaction played by the active player ends their Turn",
            after_reaction=_reaction_ends_the_turn),
