@@ -355,6 +355,27 @@ Feature: Display Cards
         | D    | allowed  |
         | G    | rejected |
 
+    Scenario Outline: Nothing else of that player's is done before the card to discard is chosen
+      Given it is the action phase, Alice's turn
+      And card D is any display card
+      And card E is any other display card
+      And card F is any other display card
+      And card R is any reaction card
+      And Alice has card D on display
+      And Alice holds card E, card F and card R
+      And Alice has 9 of each Monarch Power
+      When Alice plays card E
+      And Alice's turn comes round again
+      And Alice plays card F
+      And <meanwhile>
+      And Alice plays card R
+      Then the action is <outcome>
+
+      Examples:
+        | meanwhile                    | outcome  |
+        | Alice discards card D        | allowed  |
+        | Bob draws 1 military card    | rejected |
+
     Scenario: With one Display Card in play, a second is placed and none is discarded
       Given it is the action phase, Alice's turn
       And card D is any display card

@@ -58,6 +58,13 @@ def _short_use_empties(self: Ref, action: Any) -> None:
         raise
 
 
+def _display_choice_can_wait(self: Ref, name: str, doing: str) -> Rejection | None:
+    pending = self.pending_for(name)
+    if pending is not None and pending.source == "display":
+        return None
+    return Ref.check_not_pending(self, name, doing)
+
+
 def _one_charge_extra(self: Ref, fact: Any) -> int:
     return fact.charges + 1
 
@@ -230,6 +237,9 @@ TABLES: tuple[Mutant, ...] = (
     mutant("short_use_empties_the_card", ("6.2.display.7",),
            "an Action needing more charges than are left is refused, but the charges go",
            act_use=_short_use_empties, **KEEPS_CHANGES),
+    mutant("display_choice_can_wait", ("6.2.display.10",),
+           "a player who owes the choice of a Display Card to discard may play on meanwhile",
+           check_not_pending=_display_choice_can_wait),
     mutant("display_one_charge_extra", ("6.2.display.2",),
            "a Display Card is charged with one token more than its squares",
            charges_for=_one_charge_extra),
