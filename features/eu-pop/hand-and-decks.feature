@@ -318,8 +318,8 @@ Feature: Hands, the three decks and their discard piles
       Given card A is any diplomatic card
       And card B is any other diplomatic card
       And the diplomatic discard pile is card A and card B
-      Then the diplomatic discard pile is card A and card B as seen by Bob
-      And the diplomatic discard pile is card A and card B as seen by a spectator
+      Then the diplomatic discard pile is card A and card B in any order as seen by Bob
+      And the diplomatic discard pile is card A and card B in any order as seen by a spectator
 
     Scenario: A card discarded in play is seen by everyone
       Given it is the action phase, Alice's turn
