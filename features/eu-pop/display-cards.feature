@@ -363,6 +363,7 @@ Feature: Display Cards
       And card R is any reaction card
       And Alice has card D on display
       And Alice holds card E, card F and card R
+      And the military deck is 3 cards
       And Alice has 9 of each Monarch Power
       When Alice plays card E
       And Alice's turn comes round again
