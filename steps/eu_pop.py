@@ -92,7 +92,7 @@ def fact(world: ScenarioWorld, name: str) -> Mapping[str, Any]:
 
 def card_name(world: ScenarioWorld, text: str) -> str:
     """A card word of a step (``"Spy Network"``, ``card A``) as the card it stands for."""
-    return world.names([card_word(text)])[0]
+    return world.cards.names([card_word(text)])[0]  # world.cards: a capability map's too
 
 
 def card_needs(world: ScenarioWorld, *texts: str | None) -> list[str]:
@@ -536,7 +536,10 @@ def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
 def _use_needs(world: ScenarioWorld, action: str | None, sort: str | None, host: str | None,
                spends: str | None, effect: str | None = None, cancel: str | None = None,
                **_: Any) -> list[str]:
-    card, _listed = listed_action(world, action, sort, host, spends, effect)
+    """An Action named by its sort needs only its card (which may be a class left open, in a
+    capability map); a quoted one, the card that lists it."""
+    card = (card_name(world, host) if host is not None
+            else listed_action(world, action, sort, host, spends, effect)[0])
     return [f"{GAME}/display", f"{GAME}/card/{card}", *card_needs(world, cancel)]
 
 
