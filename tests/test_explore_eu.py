@@ -54,8 +54,8 @@ def test_the_reference_engine_keeps_every_invariant(eu):
      "eu-pop:6.action-cards.5", "power"),
     ("duplicate_displays", "at most 2 display cards, never 2 of the same",
      "eu-pop:6.2.display.9", "Then the action is rejected"),
-    ("no_display_limit", "at most 2 display cards, never 2 of the same",
-     "eu-pop:6.2.display.9", "must discard 1 card"),
+    ("no_display_limit", "a third display card makes its player choose one to discard",
+     "eu-pop:6.2.display.10", "must discard 1 card"),
     ("countered_cost_refunded", "a countered card's cost stays paid", "eu-pop:6.2.covert.3",
      'cancels it with "Counterespionage"'),
 ])

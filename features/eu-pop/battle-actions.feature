@@ -4,103 +4,121 @@ Feature: Battle Actions
   per Round of Battle. The Battle Dice they add stay in the side's pool for the whole Battle;
   a "?" die icon adds a die of the type the player chooses.
 
+  A Battle Action card whose icons include "?" is played choosing the die its recipe says
+  (plays.yaml) unless the scenario chooses one.
+
   Background:
     Given the players are Alice, Bob and Carol
 
   @eu-pop:6.2.battle.1
   Rule: 6.2.battle.1 Battle Actions are played during Battles, in the "Play Battle Actions" step
 
-    Scenario: A Battle Action is played in the "Play Battle Actions" step
+    Scenario Outline: A Battle Action is played only in the "Play Battle Actions" step
       Given it is the action phase, Alice's turn
-      And Alice attacks Bob in a battle
-      And Alice holds "Volley Fire"
-      When Alice plays "Volley Fire"
-      Then Alice's side has 1 artillery die from battle actions
-      And the military discard pile is "Volley Fire"
-      And Alice holds no cards
+      And Alice attacks Bob in a battle<step>
+      And card A is any battle action card
+      And Alice holds card A
+      When Alice plays card A
+      Then the action is <outcome>
+      And Alice holds <left>
+
+      Examples:
+        | step                                              | outcome  | left     |
+        |                                                   | allowed  | no cards |
+        | , in its "Battle Preparations" step               | rejected | card A   |
+        | , in its "Roll Battle Dice" step                  | rejected | card A   |
+        | , in its "Assign Casualties" step                 | rejected | card A   |
+        | , in its "Wounded Leaders & Captured Ships" step  | rejected | card A   |
+        | , in its "Retreat" step                           | rejected | card A   |
+        | , in its "Proclaim a Winner" step                 | rejected | card A   |
 
     Scenario: A Battle Action cannot be played outside a Battle
-      Given it is the action phase, Alice's turn
-      And Alice holds "Volley Fire"
-      When Alice plays "Volley Fire"
-      Then the action is rejected
-      And Alice holds "Volley Fire"
+      Twin: A Battle Action is played only in the "Play Battle Actions" step
 
-    Scenario: A Battle Action cannot be played in another step of the Battle
       Given it is the action phase, Alice's turn
-      And Alice attacks Bob in a battle, in its "Roll Battle Dice" step
-      And Alice holds "Volley Fire"
-      When Alice plays "Volley Fire"
+      And card A is any battle action card
+      And Alice holds card A
+      When Alice plays card A
       Then the action is rejected
-      And Alice holds "Volley Fire"
+      And Alice holds card A
 
-    Scenario: Once the Battle has moved on to rolling, the step is over
+    Scenario Outline: Once the Battle has moved on, the step is over until the next Round
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
-      And Alice holds "Volley Fire"
+      And card A is any battle action card
+      And Alice holds card A
       When the battle moves to its "Roll Battle Dice" step
-      And Alice plays "Volley Fire"
-      Then the action is rejected
+      And <move>
+      And Alice plays card A
+      Then the action is <outcome>
+
+      Examples:
+        | move                                   | outcome  |
+        | the battle moves to its "Retreat" step | rejected |
+        | a new round of battle begins           | allowed  |
 
   @eu-pop:6.2.battle.2
   Rule: 6.2.battle.2 Battle Actions can be used in any Battle you are involved in, even if it is not your Turn
 
-    Scenario: The defender plays a Battle Action on the attacker's Turn
-      Given it is the action phase, Alice's turn
+    Scenario Outline: Anyone involved in the Battle plays Battle Actions, on anyone's Turn
+      Given it is the <moment>
       And Alice attacks Bob in a battle
-      And Bob holds "Volley Fire"
-      When Bob plays "Volley Fire"
-      Then Bob's side has 1 artillery die from battle actions
-      And Bob holds no cards
+      And card A is any battle action card
+      And <player> holds card A
+      When <player> plays card A
+      Then the action is <outcome>
+      And <player> holds <left>
 
-    Scenario: A player who is not in the Battle cannot play a Battle Action in it
+      Examples:
+        | moment                     | player | outcome  | left     |
+        | action phase, Alice's turn | Bob    | allowed  | no cards |
+        | action phase, Carol's turn | Alice  | allowed  | no cards |
+        | action phase, Carol's turn | Bob    | allowed  | no cards |
+        | peace phase                | Bob    | allowed  | no cards |
+        | action phase, Alice's turn | Carol  | rejected | card A   |
+        | action phase, Carol's turn | Carol  | rejected | card A   |
+
+    Scenario: An ally on the attacking side is involved
       Given it is the action phase, Alice's turn
-      And Alice attacks Bob in a battle
-      And Carol holds "Volley Fire"
-      When Carol plays "Volley Fire"
-      Then the action is rejected
-      And Carol holds "Volley Fire"
+      And Alice and Carol attack Bob in a battle
+      And card A is any battle action card
+      And Carol holds card A
+      When Carol plays card A
+      Then Carol holds no cards
 
   @eu-pop:6.2.battle.3
   Rule: 6.2.battle.3 Each side benefits from one use of a particular Battle Action per Round of Battle
 
-    Scenario: A second use of the same Battle Action in one Round is refused
-      Given it is the action phase, Alice's turn
-      And Alice attacks Bob in a battle
-      And Alice holds "Volley Fire" and "Volley Fire"
-      When Alice plays "Volley Fire"
-      And Alice plays "Volley Fire"
-      Then the action is rejected
-      And Alice holds "Volley Fire"
-      And Alice's side has 1 artillery die from battle actions
-
-    Scenario: Allies on one side share the one use
+    Scenario Outline: A side uses a particular Battle Action once a Round; the other side may too
       Given it is the action phase, Alice's turn
       And Alice and Carol attack Bob in a battle
-      And Alice holds "Volley Fire"
-      And Carol holds "Volley Fire"
-      When Alice plays "Volley Fire"
-      And Carol plays "Volley Fire"
-      Then the action is rejected
-      And Carol holds "Volley Fire"
+      And card A is any battle action card
+      And card B is any other battle action card
+      And Alice holds card A, card A and card B
+      And Alice has 9 of each Monarch Power
+      And Carol holds card A
+      And Bob holds card A
+      When Alice plays card A
+      And <second> plays card <card>
+      Then the action is <outcome>
+      And <second> holds <left>
 
-    Scenario: The other side may use the same Battle Action in the same Round
-      Given it is the action phase, Alice's turn
-      And Alice attacks Bob in a battle
-      And Alice holds "Volley Fire"
-      And Bob holds "Volley Fire"
-      When Alice plays "Volley Fire"
-      And Bob plays "Volley Fire"
-      Then Alice's side has 1 artillery die from battle actions
-      And Bob's side has 1 artillery die from battle actions
+      Examples:
+        | second | card | outcome  | left              |
+        | Alice  | A    | rejected | card A and card B |
+        | Carol  | A    | rejected | card A            |
+        | Bob    | A    | allowed  | no cards          |
+        | Alice  | B    | allowed  | card A            |
 
     Scenario: A new Round of Battle allows another use
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
-      And Alice holds "Volley Fire" and "Volley Fire"
-      When Alice plays "Volley Fire"
+      And card A is any battle action card
+      And Alice holds card A and card A
+      And Alice has 9 of each Monarch Power
+      When Alice plays card A
       And a new round of battle begins
-      And Alice plays "Volley Fire"
+      And Alice plays card A
       Then Alice holds no cards
 
   @eu-pop:6.2.battle.4
@@ -109,37 +127,62 @@ Feature: Battle Actions
     Scenario: Dice gained in one Round are still in the pool in later Rounds
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
-      And Alice holds "Volley Fire"
-      When Alice plays "Volley Fire"
+      And card A is any battle action card without a "?" die
+      And Alice holds card A
+      And Alice can play card A
+      When Alice plays card A
       And the battle moves to its "Roll Battle Dice" step
       And a new round of battle begins
       And the battle moves to its "Retreat" step
       And a new round of battle begins
-      Then Alice's side has 1 die from battle actions
+      Then the effect of card A has happened
+
+    Scenario: Dice gained in two Rounds add up
+      Given it is the action phase, Alice's turn
+      And Alice attacks Bob in a battle
+      And card A is any battle action card without a "?" die
+      And card B is any other battle action card
+      And Alice holds card A and card B
+      And Alice has 9 of each Monarch Power
+      When Alice plays card A
+      And a new round of battle begins
+      And Alice plays card B
+      And the battle moves to its "Roll Battle Dice" step
+      Then Alice's side has the dice of card A and card B from battle actions
 
   @eu-pop:6.2.battle.5
   Rule: 6.2.battle.5 Each Battle Die icon adds one die of that type
 
-    Scenario: A Battle Action with two die icons adds one die of each type
+    Scenario Outline: A Battle Action adds one die for each of its icons
       Given it is the action phase, Alice's turn
-      And Alice attacks Bob in a battle
-      And Alice holds "Combined Arms"
-      When Alice plays "Combined Arms"
-      Then Alice's side has 1 infantry die and 1 cavalry die from battle actions
+      And card A is any <class>
+      And Alice holds card A
+      And Alice can play card A
+      When Alice plays card A
+      Then the effect of card A has happened
+
+      Examples:
+        | class                                 |
+        | battle action card with one fixed die |
+        | battle action card with several dice  |
 
   @eu-pop:6.2.battle.6
   Rule: 6.2.battle.6 A "?" die icon adds 1 Battle Die of any type
 
-    Scenario: The player chooses cavalry for a "?" die
+    Scenario Outline: The player chooses the type of a "?" die
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
-      And Alice holds "Bold Gambit"
-      When Alice plays "Bold Gambit" choosing a cavalry die
-      Then Alice's side has 1 cavalry die from battle actions
+      And card A is any battle action card with a "?" die
+      And card B is any battle action card with several dice
+      And Alice holds card A
+      And Bob holds card B
+      And Bob has 9 of each Monarch Power
+      When Bob plays card B
+      And Alice plays card A choosing <die>
+      Then Alice's side has 1 <type> die from battle actions
 
-    Scenario: The player chooses artillery for a "?" die
-      Given it is the action phase, Alice's turn
-      And Alice attacks Bob in a battle
-      And Alice holds "Bold Gambit"
-      When Alice plays "Bold Gambit" choosing an artillery die
-      Then Alice's side has 1 artillery die from battle actions
+      Examples:
+        | die              | type      |
+        | an infantry die  | infantry  |
+        | a cavalry die    | cavalry   |
+        | an artillery die | artillery |

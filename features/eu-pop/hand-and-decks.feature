@@ -4,6 +4,9 @@ Feature: Hands, the three decks and their discard piles
   its own public discard pile, and an empty deck is rebuilt from its discard pile when a card
   must be drawn, leaving out the top 5 discards.
 
+  Cards a scenario only counts ("7 cards") are cards of the Administrative deck that the
+  engine models; cards it names are of the class it says.
+
   Background:
     Given the players are Alice, Bob and Carol
 
@@ -11,66 +14,113 @@ Feature: Hands, the three decks and their discard piles
   Rule: 6.cards-in-hand.1 Cards in hand are kept secret from other players until played
 
     Scenario: Other players and spectators do not see the cards in a hand
-      Given Alice holds "Royal Decree" and "Secret Treaty"
-      Then Alice holds "Royal Decree" and "Secret Treaty"
-      And Alice holds 2 hidden cards as seen by Bob
-      And Alice holds 2 hidden cards as seen by a spectator
+      Given card A is any card
+      And card B is any other card
+      And Alice holds card A and card B
+      Then Alice holds card A and card B
+      And Bob sees none of the cards in Alice's hand
+      And a spectator sees none of the cards in Alice's hand
 
-    Scenario: A drawn card is seen by its owner only
-      Given Bob holds "Royal Marriage"
-      And the military deck is "Volley Fire" and 2 other cards
-      When Alice draws 1 military card
-      Then Alice holds "Volley Fire"
-      And Alice holds 1 hidden card as seen by Bob
-      And Bob holds 1 hidden card as seen by Alice
+    Scenario Outline: Drawn cards are seen by their owner only, one or several
+      Given card A is any <deck> card
+      And Bob holds 1 card
+      And the <deck> deck is card A and 3 other cards
+      When Alice draws <n> <deck> cards
+      Then Alice holds <drawn>
+      And Bob sees none of the cards in Alice's hand
+      And a spectator sees none of the cards in Alice's hand
+      And Alice sees none of the cards in Bob's hand
 
-    Scenario: The rest of a hand stays secret when one card is played
+      Examples:
+        | deck           | n | drawn                      |
+        | military       | 1 | card A                     |
+        | diplomatic     | 3 | card A and 2 other cards   |
+        | administrative | 2 | card A and 1 other card    |
+
+    Scenario Outline: The rest of a hand stays secret when one card leaves it
       Given it is the action phase, Alice's turn
-      And Alice holds "Royal Decree" and "Secret Treaty"
-      When Alice plays "Royal Decree"
-      Then the administrative discard pile is "Royal Decree"
-      And Alice holds 1 hidden card as seen by Bob
+      And card A is any action card
+      And card B is any other card
+      And Alice holds card A and card B
+      And Alice can play card A
+      When Alice <leaves> card A
+      Then Alice holds card B
+      And Bob sees none of the cards in Alice's hand
+
+      Examples:
+        | leaves   |
+        | plays    |
+        | appoints |
+
+    Scenario: The cards kept in Step C stay secret
+      Given it is the cleanup phase
+      And Alice holds 7 cards
+      When Phase 5, Step C is resolved
+      And Alice keeps 5 cards
+      Then Bob sees none of the cards in Alice's hand
+      And a spectator sees none of the cards in Alice's hand
 
   @eu-pop:6.cards-in-hand.2
   Rule: 6.cards-in-hand.2 The hand limit is 5, checked only in Phase 5, Step C
 
-    Scenario: A hand may grow past 5 cards before Phase 5
-      Given it is the action phase, Alice's turn
+    Scenario Outline: A hand may grow past 5 cards outside Phase 5, Step C
+      Given it is the <moment>
       And Alice holds 5 cards
-      And the military deck is "Volley Fire" and 2 other cards
-      When Alice draws 2 military cards
+      And the military deck is 4 cards
+      When Alice draws <n> military cards
       Then no decision is pending
-      And Alice holds 7 cards
+      And Alice holds <held> cards
+
+      Examples:
+        | moment                     | n | held |
+        | action phase, Alice's turn | 1 | 6    |
+        | draw phase                 | 3 | 8    |
+        | cleanup phase              | 2 | 7    |
 
     Scenario: A hand over the limit can still be played from before Phase 5
       Given it is the action phase, Alice's turn
-      And Alice holds "Forced March" and 6 other cards
-      When Alice plays "Forced March"
+      And card A is any action card
+      And Alice holds card A and 6 other cards
+      And Alice can play card A
+      When Alice plays card A
       Then Alice holds 6 cards
       And no decision is pending
 
-    Scenario: Phase 5, Step C makes a player over the limit keep 5 cards
+    Scenario Outline: Phase 5, Step C makes a player over the limit keep 5 cards
+      Given it is the cleanup phase
+      And Alice holds <held> cards
+      When Phase 5, Step C is resolved
+      Then <decision>
+      And Alice holds <held> cards
+
+      Examples:
+        | held | decision                |
+        | 5    | no decision is pending  |
+        | 6    | Alice must keep 5 cards |
+        | 9    | Alice must keep 5 cards |
+
+    Scenario: Keeping 5 cards ends the decision
       Given it is the cleanup phase
       And Alice holds 7 cards
       When Phase 5, Step C is resolved
-      Then Alice must keep 5 cards
-      When Alice keeps 5 cards
+      And Alice keeps 5 cards
       Then Alice holds 5 cards
       And no decision is pending
 
-    Scenario: Five cards are within the limit
-      Given it is the cleanup phase
-      And Alice holds 5 cards
+    Scenario Outline: Step C belongs to Phase 5, not to the other phases
+      Given it is the <moment>
+      And Alice holds 7 cards
       When Phase 5, Step C is resolved
-      Then no decision is pending
-      And Alice holds 5 cards
+      Then the action is <outcome>
+      And Alice holds 7 cards
 
-    Scenario: Step C belongs to Phase 5, not to the Action Phase
-      Given it is the action phase, Alice's turn
-      And Alice holds 7 cards
-      When Phase 5, Step C is resolved
-      Then the action is rejected
-      And Alice holds 7 cards
+      Examples:
+        | moment                     | outcome  |
+        | cleanup phase              | allowed  |
+        | action phase, Alice's turn | rejected |
+        | draw phase                 | rejected |
+        | peace phase                | rejected |
+        | income phase               | rejected |
 
   @eu-pop:4.5.c.1
   Rule: 4.5.c.1 In Step C all players discard down to 5 Action Cards
@@ -90,135 +140,264 @@ Feature: Hands, the three decks and their discard piles
       And Carol holds 5 cards
       And no decision is pending
 
+    Scenario: One player's answer leaves the other players' decisions pending
+      Given it is the cleanup phase
+      And Alice holds 6 cards
+      And Carol holds 8 cards
+      When Phase 5, Step C is resolved
+      And Alice keeps 5 cards
+      Then Carol must keep 5 cards
+      And Carol holds 8 cards
+      And Alice holds 5 cards
+
+    Scenario: A hand far over the limit discards several cards at once
+      Given it is the cleanup phase
+      And Bob holds 9 cards
+      When Phase 5, Step C is resolved
+      And Bob keeps 5 cards
+      Then Bob holds 5 cards
+      And the administrative discard pile is 4 cards
+
   @eu-pop:4.5.c.2
   Rule: 4.5.c.2 Players choose which cards to discard
 
-    Scenario: The player keeps the cards they chose; the rest go to their decks' discard piles
+    Scenario: The player keeps the cards they chose and discards the others
       Given it is the cleanup phase
-      And Alice holds "Royal Decree", "Tax Reform", "Secret Treaty", "Forced March", "Volley Fire", "Royal Marriage" and "Bold Gambit"
+      And card A is any diplomatic card
+      And card B is any military card
+      And Alice holds card A, card B and 5 other cards
       When Phase 5, Step C is resolved
-      And Alice keeps "Tax Reform", "Secret Treaty", "Volley Fire", "Royal Marriage" and "Bold Gambit"
-      Then Alice holds "Tax Reform", "Secret Treaty", "Volley Fire", "Royal Marriage" and "Bold Gambit"
-      And the administrative discard pile is "Royal Decree"
-      And the military discard pile is "Forced March"
+      And Alice chooses to keep all but card A and card B
+      Then Alice holds 5 cards
+      And the administrative discard pile is empty
+      And no decision is pending
 
-    Scenario: Keeping other than 5 cards is refused
+    Scenario Outline: Keeping other than 5 cards is refused
       Given it is the cleanup phase
       And Alice holds 7 cards
       When Phase 5, Step C is resolved
-      And Alice keeps 4 cards
-      Then the action is rejected
-      And Alice must keep 5 cards
+      And Alice keeps <n> cards
+      Then the action is <outcome>
+      And <after>
+
+      Examples:
+        | n | outcome  | after                   |
+        | 4 | rejected | Alice must keep 5 cards |
+        | 5 | allowed  | no decision is pending  |
+        | 6 | rejected | Alice must keep 5 cards |
+
+    Scenario Outline: Only cards in the hand can be kept
+      Given it is the cleanup phase
+      And card A is any administrative card
+      And card Z is any diplomatic card
+      And Alice holds card A and 6 other cards
+      When Phase 5, Step C is resolved
+      And Alice keeps <kept> and 4 other cards
+      Then the action is <outcome>
+
+      Examples:
+        | kept   | outcome  |
+        | card A | allowed  |
+        | card Z | rejected |
 
   @eu-pop:4.5.c.3
   Rule: 4.5.c.3 Display Cards in play do not count towards the 5-card limit
 
-    Scenario: Five cards in hand and two on display are within the limit
+    Scenario Outline: Cards on display are not counted with the hand
       Given it is the cleanup phase
-      And Alice holds 5 cards
-      And Alice has "Royal Manufactory" on display with 2 charges
-      And Alice has "Spy Network" on display with 1 charge
+      And card D is any display card
+      And card E is any other display card
+      And Alice holds <held> cards
+      And Bob holds 3 cards
+      And Alice has card D on display
+      And <second> has card E on display
       When Phase 5, Step C is resolved
-      Then no decision is pending
-      And Alice holds 5 cards
+      Then <decision>
+      And Alice holds <held> cards
+      And Alice has card D on display
+
+      Examples:
+        | held | second | decision                |
+        | 5    | Alice  | no decision is pending  |
+        | 4    | Alice  | no decision is pending  |
+        | 5    | Bob    | no decision is pending  |
+        | 6    | Alice  | Alice must keep 5 cards |
 
   @eu-pop:6.decks.1
-  Rule: 6.decks.1 There are three Action Card decks, kept apart
+  Rule: 6.decks.1 There are three Action Card decks, kept apart, drawn from the top
 
     Scenario: A new game has three decks, each of its own cards
       # No deck is given, so the engine builds each deck as at the start of a game.
-      Then the military deck is "Forced March", "Forced March", "Volley Fire", "Volley Fire", "Volley Fire", "Combined Arms", "Combined Arms", "Bold Gambit", "Bold Gambit" and "Standing Army" in any order
-      And the administrative deck is 9 cards
-      And the diplomatic deck is 7 cards
-      And the military discard pile is empty
+      Then each deck holds only its own cards
+      And no deck is empty
+      And every discard pile is empty
 
-    Scenario: Drawing from one deck leaves the other decks alone
-      Given the administrative deck is "Royal Decree" and "Tax Reform"
-      And the diplomatic deck is "Royal Marriage" and "Secret Treaty"
-      And the military deck is "Forced March" and "Volley Fire"
-      When Alice draws 1 diplomatic card
-      Then Alice holds "Royal Marriage"
-      And the diplomatic deck is "Secret Treaty"
-      And the administrative deck is "Royal Decree" and "Tax Reform"
-      And the military deck is "Forced March" and "Volley Fire"
+    Scenario Outline: Drawing from one deck leaves the other decks alone
+      Given card A is any administrative card
+      And card B is any diplomatic card
+      And card C is any military card
+      And the administrative deck is card A and 1 other card
+      And the diplomatic deck is card B and 1 other card
+      And the military deck is card C and 1 other card
+      When Alice draws 1 <deck> card
+      Then Alice holds <drawn>
+      And the administrative deck is <administrative>
+      And the diplomatic deck is <diplomatic>
+      And the military deck is <military>
+
+      Examples:
+        | deck           | drawn  | administrative          | diplomatic              | military                |
+        | administrative | card A | 1 card                  | card B and 1 other card | card C and 1 other card |
+        | diplomatic     | card B | card A and 1 other card | 1 card                  | card C and 1 other card |
+        | military       | card C | card A and 1 other card | card B and 1 other card | 1 card                  |
+
+    Scenario Outline: A draw takes the cards from the top of the deck
+      Given card A is any military card
+      And card B is any other military card
+      And card C is any other military card
+      And the military deck is card A, card B and card C
+      When Alice draws <n> military cards
+      Then Alice holds <drawn>
+      And the military deck is <left>
+
+      Examples:
+        | n | drawn                      | left              |
+        | 1 | card A                     | card B and card C |
+        | 2 | card A and card B          | card C            |
+        | 3 | card A, card B and card C  | empty             |
 
   @eu-pop:6.decks.2
   Rule: 6.decks.2 Discarded cards go face up on their own deck's discard pile
 
-    Scenario: A played card goes on top of its own deck's discard pile
+    Scenario Outline: A played card goes on top of its own deck's discard pile
       Given it is the action phase, Alice's turn
-      And Alice holds "Forced March"
-      And the military discard pile is "Volley Fire"
-      When Alice plays "Forced March"
-      Then the military discard pile is "Forced March" and "Volley Fire"
-      And the administrative discard pile is empty
-      And the diplomatic discard pile is empty
+      And card A is any <deck> action card
+      And card B is any other <deck> card
+      And Alice holds card A
+      And Alice can play card A
+      And the <deck> discard pile is card B
+      When Alice plays card A
+      Then the <deck> discard pile is card A and card B
+      And the <other> discard pile is empty
+      And the <third> discard pile is empty
+
+      Examples:
+        | deck           | other          | third      |
+        | administrative | diplomatic     | military   |
+        | diplomatic     | administrative | military   |
+        | military       | administrative | diplomatic |
 
     Scenario: Cards discarded in Step C go to the piles of their own decks
       Given it is the cleanup phase
-      And Alice holds "Royal Decree", "Secret Treaty", "Forced March", "Tax Reform", "Royal Marriage" and "Volley Fire"
+      And card A is any diplomatic card
+      And card B is any military card
+      And Alice holds card A, card B and 5 other cards
       When Phase 5, Step C is resolved
-      And Alice keeps "Royal Decree", "Secret Treaty", "Forced March", "Tax Reform" and "Royal Marriage"
-      Then the military discard pile is "Volley Fire"
+      And Alice chooses to keep all but card A and card B
+      Then the diplomatic discard pile is card A
+      And the military discard pile is card B
       And the administrative discard pile is empty
-      And the diplomatic discard pile is empty
+
+    Scenario: A Display Card discarded from display goes on top of its own deck's pile
+      Given it is the action phase, Alice's turn
+      And card A is any display card with an action spending 1 charge
+      And card X is any other administrative card
+      And card Y is any other diplomatic card
+      And card Z is any other military card
+      And Alice has card A on display with 1 charge
+      And the administrative discard pile is card X
+      And the diplomatic discard pile is card Y
+      And the military discard pile is card Z
+      When Alice uses an action of card A that spends 1 charge
+      Then card A is on top of its deck's discard pile
 
   @eu-pop:6.decks.3
   Rule: 6.decks.3 The discard piles are public information
 
     Scenario: Every player and spectator sees the discard piles
-      Given the diplomatic discard pile is "Secret Treaty" and "Royal Marriage"
-      Then the diplomatic discard pile is "Secret Treaty" and "Royal Marriage" as seen by Bob
-      And the diplomatic discard pile is "Secret Treaty" and "Royal Marriage" as seen by a spectator
+      Given card A is any diplomatic card
+      And card B is any other diplomatic card
+      And the diplomatic discard pile is card A and card B
+      Then the diplomatic discard pile is card A and card B in any order as seen by Bob
+      And the diplomatic discard pile is card A and card B in any order as seen by a spectator
 
     Scenario: A card discarded in play is seen by everyone
       Given it is the action phase, Alice's turn
-      And Alice holds "Royal Decree"
-      When Alice plays "Royal Decree"
-      Then the administrative discard pile is "Royal Decree" as seen by Carol
+      And card A is any administrative action card
+      And Alice holds card A
+      And Alice can play card A
+      When Alice plays card A
+      Then the administrative discard pile is card A as seen by Carol
+      And the administrative discard pile is card A as seen by a spectator
+
+    Scenario: Cards discarded in Step C are seen by everyone
+      Given it is the cleanup phase
+      And card A is any diplomatic card
+      And Alice holds card A and 5 other cards
+      When Phase 5, Step C is resolved
+      And Alice chooses to keep all but card A
+      Then the diplomatic discard pile is card A as seen by Bob
+      And the diplomatic discard pile is card A as seen by a spectator
 
   @eu-pop:6.decks.4
   Rule: 6.decks.4 An empty deck is rebuilt from its discard pile, leaving the top 5 discards
 
     Scenario: The top 5 discards stay; the rest become the new deck
-      Given the military deck is empty
-      And the military discard pile is "Forced March", "Combined Arms", "Bold Gambit", "Forced March", "Volley Fire", "Volley Fire" and "Volley Fire"
+      Given card A is any military card
+      And card D is any other military card
+      And the military deck is card D
+      And the military discard pile is card A and 6 other cards
       When Alice draws 1 military card
-      Then Alice holds "Volley Fire"
-      And the military deck is "Volley Fire"
-      And the military discard pile is "Forced March", "Combined Arms", "Bold Gambit", "Forced March" and "Volley Fire"
+      And Alice draws 1 military card
+      Then Alice holds card D and 1 other card
+      And the military deck is 1 card
+      And the military discard pile is card A and 4 other cards
 
     Scenario: A deck is rebuilt only when a card must be drawn from it
-      Given the military deck is "Combined Arms"
-      And the military discard pile is "Forced March", "Bold Gambit", "Forced March", "Volley Fire", "Volley Fire", "Volley Fire" and "Bold Gambit"
+      Given card A is any military card
+      And the military deck is card A
+      And the military discard pile is 7 cards
       When Alice draws 1 military card
-      Then Alice holds "Combined Arms"
+      Then Alice holds card A
       And the military deck is empty
       And the military discard pile is 7 cards
 
     Scenario: A draw that empties the deck part-way goes on from the rebuilt deck
-      Given the military deck is "Combined Arms"
-      And the military discard pile is "Forced March", "Bold Gambit", "Forced March", "Volley Fire", "Volley Fire" and "Bold Gambit"
+      Given card A is any military card
+      And card B is any other military card
+      And the military deck is card A
+      And the military discard pile is card B and 5 other cards
       When Alice draws 2 military cards
-      Then Alice holds "Combined Arms" and "Bold Gambit"
+      Then Alice holds card A and 1 other card
       And the military deck is empty
-      And the military discard pile is "Forced March", "Bold Gambit", "Forced March", "Volley Fire" and "Volley Fire"
+      And the military discard pile is card B and 4 other cards
+
+    Scenario: Several cards drawn from a rebuilt deck all come from it
+      Given card A is any diplomatic card
+      And card D is any other diplomatic card
+      And the diplomatic deck is card D
+      And the diplomatic discard pile is card A and 8 other cards
+      When Alice draws 1 diplomatic card
+      And Alice draws 3 diplomatic cards
+      Then Alice holds card D and 3 other cards
+      And the diplomatic deck is 1 card
+      And the diplomatic discard pile is card A and 4 other cards
 
   @eu-pop:6.decks.5
   Rule: 6.decks.5 A discard pile of 5 or fewer cards is shuffled whole
 
-    Scenario: A discard pile of exactly 5 cards becomes the whole new deck
-      Given the military deck is empty
-      And the military discard pile is "Forced March", "Volley Fire", "Combined Arms", "Bold Gambit" and "Volley Fire"
+    Scenario Outline: A discard pile of 5 or fewer cards becomes the whole new deck
+      Given card D is any military card
+      And the military deck is card D
+      And the military discard pile is <n> cards
       When Alice draws 1 military card
-      Then Alice holds 1 card
-      And the military deck is 4 cards
+      And Alice draws 1 military card
+      Then Alice holds card D and 1 other card
+      And the military deck is <left> cards
       And the military discard pile is empty
 
-    Scenario: A discard pile of 2 cards becomes the new deck
-      Given the military deck is empty
-      And the military discard pile is "Volley Fire" and "Volley Fire"
-      When Alice draws 1 military card
-      Then Alice holds "Volley Fire"
-      And the military deck is "Volley Fire"
-      And the military discard pile is empty
+      Examples:
+        | n | left |
+        | 1 | 0    |
+        | 2 | 1    |
+        | 5 | 4    |

@@ -1,8 +1,11 @@
 Feature: Reactions and Covert Actions
   A Reaction interrupts play: it is played out of turn, outside the Action Phase or while
   another card is being played, and takes no Turn. A Covert Action (a card, or an Action on
-  the Spy Network Display Card) can be countered by Counterespionage: it has no effect, it is
-  discarded, its cost stays paid and, on a Display Card, its uses stay spent.
+  a Display Card such as Spy Network's) can be countered by Counterespionage: it has no
+  effect, it is discarded, its cost stays paid and, on a Display Card, its uses stay spent.
+
+  Counterespionage is named: these rules are about it. Counterespionage is itself a Covert
+  Action (5.4), so it can be countered in turn.
 
   Background:
     Given the players are Alice, Bob and Carol
@@ -10,65 +13,129 @@ Feature: Reactions and Covert Actions
   @eu-pop:6.2.reactions.1
   Rule: 6.2.reactions.1 Reactions interrupt play like other Reactions
 
-    Scenario: A Reaction is played on another player's Turn and leaves that Turn alone
+    Scenario Outline: A Reaction is played on any Turn and in any phase
+      Given it is the <moment>
+      And card R is any reaction card
+      And Bob holds card R
+      When Bob plays card R
+      Then Bob holds no cards
+
+      Examples:
+        | moment                     |
+        | action phase, Alice's turn |
+        | action phase, Bob's turn   |
+        | draw phase                 |
+        | peace phase                |
+        | income phase               |
+        | cleanup phase              |
+
+    Scenario: A Reaction on another player's Turn leaves that Turn alone
       Given it is the action phase, Alice's turn
-      And Bob holds "Court Intrigue"
-      And Alice holds "Royal Decree"
-      When Bob plays "Court Intrigue"
-      And Alice plays "Royal Decree"
+      And card R is any reaction card
+      And card A is any action card
+      And Bob holds card R
+      And Alice holds card A
+      And Alice can play card A
+      When Bob plays card R
+      And Alice plays card A
       Then Bob holds no cards
       And Alice holds no cards
 
     Scenario: A Reaction does not take its player's own Turn
       Given it is the action phase, Alice's turn
-      And Alice holds "Court Intrigue" and "Royal Decree"
-      When Alice plays "Court Intrigue"
-      And Alice plays "Royal Decree"
+      And card R is any reaction card
+      And card A is any action card
+      And Alice holds card R and card A
+      And Alice has 9 of each Monarch Power
+      And Alice can play card A
+      When Alice plays card R
+      And Alice plays card A
       Then Alice holds no cards
 
     Scenario: A Reaction interrupts a card being played
       Given it is the action phase, Alice's turn
-      And Alice holds "Royal Decree"
-      And Bob holds "Court Intrigue"
-      When Alice starts playing "Royal Decree"
-      And Bob plays "Court Intrigue"
-      Then the administrative discard pile is "Royal Decree" and "Court Intrigue" in any order
-
-    Scenario: A Reaction is played outside the Action Phase
-      Given it is the cleanup phase
-      And Bob holds "Court Intrigue"
-      When Bob plays "Court Intrigue"
+      And card A is any action card
+      And card R is any reaction card
+      And Alice holds card A
+      And Alice can play card A
+      And Bob holds card R
+      When Alice starts playing card A
+      And Bob plays card R
       Then Bob holds no cards
-      And the administrative discard pile is "Court Intrigue"
+
+    Scenario: The card that was interrupted resolves afterwards
+      Given it is the action phase, Alice's turn
+      And card A is any action card with an effect
+      And card R is any reaction card
+      And Alice holds card A
+      And Alice can play card A
+      And Bob holds card R
+      When Alice starts playing card A
+      And Bob plays card R
+      Then the effect of card A has happened
+      And Alice holds no cards
+      And Bob holds no cards
 
   @eu-pop:6.2.covert.2
   Rule: 6.2.covert.2 Covert Actions can be countered by Counterespionage
 
     Scenario: A countered Covert Action has no effect
       Given it is the action phase, Alice's turn
-      And Alice holds "Secret Treaty"
-      And Bob holds "Counterespionage"
-      And Alice has 15 ducats
-      When Alice plays "Secret Treaty" and Bob cancels it with "Counterespionage"
-      Then Alice has 15 ducats
+      And card A is any covert action card with an effect
+      And Alice holds card A
+      And Alice can play card A
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
+      Then the effect of card A has not happened
       And Alice holds no cards
       And Bob holds no cards
 
-    Scenario: Counterespionage cannot counter a card that is not a Covert Action
+    Scenario Outline: Counterespionage counters Covert Actions only
       Given it is the action phase, Alice's turn
-      And Alice holds "Royal Marriage"
-      And Bob holds "Counterespionage"
-      When Alice plays "Royal Marriage" and Bob cancels it with "Counterespionage"
-      Then the action is rejected
-      And Bob holds "Counterespionage"
+      And card A is any <class>
+      And Alice holds card A
+      And Alice can play card A
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
+      Then the action is <outcome>
+      And Bob holds <left>
+
+      Examples:
+        | class                        | outcome  | left               |
+        | covert action card           | allowed  | no cards           |
+        | action card that is not covert | rejected | "Counterespionage" |
 
     Scenario: A Covert Action on a Display Card is countered too
       Given it is the action phase, Alice's turn
-      And Alice has "Spy Network" on display with 3 charges
-      And Bob holds "Counterespionage"
-      And Alice has 15 ducats
-      When Alice uses "Sow Discontent" and Bob cancels it with "Counterespionage"
+      And card A is any display card with a covert action
+      And Alice has card A on display
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts using the covert action of card A that spends 2 charges
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
       Then Alice has 15 ducats
+      And Bob holds no cards
+
+    Scenario: Counterespionage is a Covert Action too, and can be countered
+      Given it is the action phase, Alice's turn
+      And card A is any covert action card with an effect
+      And Alice holds card A and "Counterespionage"
+      And Alice can play card A
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob starts playing "Counterespionage" targeting card A
+      And Alice plays "Counterespionage" targeting "Counterespionage"
+      Then the effect of card A has happened
+      And Alice holds no cards
       And Bob holds no cards
 
   @eu-pop:6.2.covert.3
@@ -76,27 +143,58 @@ Feature: Reactions and Covert Actions
 
     Scenario: The countered card is discarded and its cost stays paid
       Given it is the action phase, Alice's turn
-      And Alice holds "Secret Treaty"
-      And Bob holds "Counterespionage"
-      And Alice has 3 diplomatic power
-      When Alice plays "Secret Treaty" and Bob cancels it with "Counterespionage"
-      Then Alice has 2 diplomatic power
-      And the diplomatic discard pile is "Secret Treaty" and "Counterespionage" in any order
+      And card A is any covert action card
+      And Alice holds card A
+      And Alice can play card A
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
+      Then Alice has paid the cost of card A
+      And the diplomatic discard pile is card A and "Counterespionage" in any order
       And Alice holds no cards
+
+    Scenario: A countered Counterespionage is discarded and its cost stays paid
+      Given it is the action phase, Alice's turn
+      And card A is any covert action card
+      And Alice holds card A and "Counterespionage"
+      And Alice can play card A
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob starts playing "Counterespionage" targeting card A
+      And Alice plays "Counterespionage" targeting "Counterespionage"
+      Then Bob has paid the cost of "Counterespionage"
+      And the diplomatic discard pile is card A, "Counterespionage" and "Counterespionage" in any order
 
   @eu-pop:6.2.covert.4
   Rule: 6.2.covert.4 A prevented Covert Action on a Display Card still spends its uses
 
-    Scenario: A prevented Action still spends its one use
+    Scenario Outline: A prevented Action still spends every use it indicates
       Given it is the action phase, Alice's turn
-      And Alice has "Spy Network" on display with 3 charges
-      And Bob holds "Counterespionage"
-      When Alice uses "Support Rebels" and Bob cancels it with "Counterespionage"
-      Then Alice has "Spy Network" on display with 2 charges
+      And card A is any display card with a covert action
+      And Alice has card A on display with 3 charges
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts using the covert action of card A that spends <spent>
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
+      Then Alice has card A on display with <left>
 
-    Scenario: A prevented Action still spends every use it indicates
+      Examples:
+        | spent     | left      |
+        | 1 charge  | 2 charges |
+        | 2 charges | 1 charge  |
+
+    Scenario: A prevented Action that spends the last use still empties the card
       Given it is the action phase, Alice's turn
-      And Alice has "Spy Network" on display with 3 charges
-      And Bob holds "Counterespionage"
-      When Alice uses "Sow Discontent" and Bob cancels it with "Counterespionage"
-      Then Alice has "Spy Network" on display with 1 charge
+      And card A is any display card with a covert action
+      And Alice has card A on display with 1 charge
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts using the covert action of card A that spends 1 charge
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
+      Then Alice has 0 cards on display

@@ -49,15 +49,27 @@ class Recipe:
 
 
 def card_facts(game: Game) -> list[dict[str, Any]]:
-    """Every card fact of every deck of the game (name, count, and the game's own fields)."""
-    return [fact for deck in game.cards.values() for fact in deck]
+    """Every card fact of every deck of the game (name, count, and the game's own fields),
+    each with its ``deck`` (the deck it is listed under) unless the fact names one."""
+    return [{"deck": deck, **fact} for deck, facts in game.cards.items() for fact in facts]
 
 
 def class_members(game: Game, name: str) -> list[str]:
     """The cards of a class the game declares (``classes:`` in ``plays.yaml``), by name.
 
-    A class is a mapping of card-fact fields to a value (or a list of values) the fact must
-    have; a list-valued fact field (e.g. EU ``kinds``) must contain the value.
+    A class is a mapping of card-fact fields to what the fact must have there (every field
+    must fit):
+
+    - a value, or a list of values: the fact is one of them; a list-valued fact field
+      (e.g. EU ``kinds``) must contain one of them. ``null`` stands for a field the fact
+      leaves out (``ducats: [null, 0]``: no Ducat cost);
+    - a mapping of tests, all of which must hold: ``is`` (as above), ``all`` (every one of
+      these values), ``not`` (none of them), ``at least`` / ``at most`` (a number, or a
+      list's length).
+
+    A dotted field looks inside a mapping (``effect.ducats``), or inside a list of mappings
+    (``actions.kinds: reaction``: one of the card's ``actions`` is a reaction), whose values
+    are then tested as one list.
     """
     classes = game.plays["classes"]
     if name not in classes:
@@ -65,15 +77,56 @@ def class_members(game: Game, name: str) -> list[str]:
         raise ScenarioError(f"{game.id} has no card class {name!r} (classes: {known}); they "
                             f"are declared in {game.folder / (game.plays_file or 'plays.yaml')}")
     wanted = classes[name] or {}
-    return [f["name"] for f in card_facts(game) if all(_fits(f.get(k), v)
+    return [f["name"] for f in card_facts(game) if all(_fits(_field(f, k), v)
                                                        for k, v in wanted.items())]
 
 
+def _field(fact: Mapping[str, Any], key: str) -> Any:
+    """A fact's field; a dotted key looks inside a mapping, or collects the field from each
+    mapping of a list."""
+    head, _, rest = key.partition(".")
+    value = fact.get(head)
+    if not rest:
+        return value
+    if isinstance(value, Mapping):
+        return _field(value, rest)
+    found: list[Any] = []
+    for item in value if isinstance(value, list) else []:
+        inner = _field(item, rest) if isinstance(item, Mapping) else None
+        found += inner if isinstance(inner, list) else [inner]
+    return found
+
+
+TESTS = ("is", "all", "not", "at least", "at most")
+
+
 def _fits(value: Any, wanted: Any) -> bool:
+    if isinstance(wanted, Mapping):
+        unknown = set(wanted) - set(TESTS)
+        if unknown:
+            raise ScenarioError(f"a card class test can be {', '.join(TESTS)}; got "
+                                f"{', '.join(sorted(map(str, unknown)))}")
+        size = len(value) if isinstance(value, list) else value
+        every = wanted.get("all", [])
+        return (("is" not in wanted or _fits(value, wanted["is"]))
+                and all(_any_of(value, v) for v in (every if isinstance(every, list)
+                                                     else [every]))
+                and ("not" not in wanted or not _any_of(value, wanted["not"]))
+                and ("at least" not in wanted or _number(size) >= wanted["at least"])
+                and ("at most" not in wanted or _number(size) <= wanted["at most"]))
+    return _any_of(value, wanted)
+
+
+def _any_of(value: Any, wanted: Any) -> bool:
     options = wanted if isinstance(wanted, list) else [wanted]
     if isinstance(value, list):
         return any(o in value for o in options)
     return value in options
+
+
+def _number(value: Any) -> float:
+    """A fact's number for ``at least``/``at most``; a missing field counts as 0."""
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else 0
 
 
 @dataclass

@@ -48,14 +48,21 @@ class Diagnostic:
     e.g. which plays were cancels) and returns what is wrong, or None. A view without the
     data a diagnostic needs makes it inconclusive (it raises KeyError/TypeError/ValueError,
     which is ignored), never a charge.
+
+    With ``rejected=True`` it judges the *rejected* actions of its kinds instead: a refusal
+    that the concept's rule does not allow (a Reaction refused off its player's Turn). That
+    is how a scenario that needs another rule's action to go through, and sees it refused,
+    charges that rule rather than its own.
     """
 
     concept: str
     check: Callable[[Sequence[Transition], int], str | None]
     kinds: frozenset[str] = frozenset()  # the transitions it judges; empty: all
+    rejected: bool = False  # judge rejected actions instead of accepted ones
 
     def judges(self, transition: Transition) -> bool:
-        return transition.accepted and (not self.kinds or transition.kind in self.kinds)
+        return (transition.accepted != self.rejected
+                and (not self.kinds or transition.kind in self.kinds))
 
 
 @dataclass(frozen=True)

@@ -196,9 +196,15 @@ def _linked(a: ScenarioDoc, b: ScenarioDoc, rulings: Rulings) -> bool:
 
 def _clash(a: list[tuple[int, StepLine]], b: list[tuple[int, StepLine]], words: Vocabulary,
            game: Game) -> tuple[StepLine, StepLine] | None:
+    # A check both scenarios make at the same stage is no side of a contradiction: a
+    # scenario asserting two checks says they can hold together.
+    said_a = {(stage, s.text) for stage, s in a}
+    said_b = {(stage, s.text) for stage, s in b}
     for stage, first in a:
         for other_stage, second in b:
             if stage == other_stage and first.text != second.text \
+                    and (stage, first.text) not in said_b \
+                    and (stage, second.text) not in said_a \
                     and _contradict(first, second, words, game):
                 return first, second
     return None

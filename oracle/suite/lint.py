@@ -348,8 +348,14 @@ def _check_plays(game: Game, words: Vocabulary) -> list[Problem]:
                                             f"no {kind} step matches this {key} line"))
     for name in game.plays["classes"]:
         from oracle.scenario.cards import class_members
+        from oracle.scenario.outcomes import ScenarioError
 
-        if not [c for c in class_members(game, name) if c in game.plays["recipes"]]:
+        try:
+            members = class_members(game, name)
+        except ScenarioError as exc:
+            problems.append(Problem(path, 1, name, f"card class {name!r}: {exc}"))
+            continue
+        if not [c for c in members if c in game.plays["recipes"]]:
             problems.append(Problem(path, 1, name, f"card class {name!r} has no card with a "
                                     "recipe: no engine could be given a card of it"))
     return problems

@@ -106,9 +106,18 @@ class ReferenceEngine(
         """What this engine can do, so that the oracle never sends it a scenario it cannot run."""
         caps = ["draw", "play", "hand-limit", "monarch-power", "ducats", "cost-reductions",
                 "appoint", "display", "battle"]
-        # Every card of the (illustrative) deck is modelled: each stands for a class of card
-        # the chapter talks about, and its effect is the stand-in the card facts give it.
-        return [f"{GAME}/{c}" for c in caps] + [f"{GAME}/card/{name}" for name in self.facts]
+        return [f"{GAME}/{c}" for c in caps] + [f"{GAME}/card/{name}"
+                                                for name in self.modelled_cards()]
+
+    def modelled_cards(self) -> list[str]:
+        """The cards whose effect this engine carries out, declared as ``eu-pop/card/NAME``.
+
+        Every card of the (illustrative) deck: each stands for a class of card the chapter
+        talks about, and its effect is the stand-in the card facts give it. An engine that
+        models fewer declares fewer, and answers ``unsupported`` when asked to play the rest
+        (``Playing.require_modelled``).
+        """
+        return list(self.facts)
 
 
 def factory() -> ReferenceEngine:

@@ -21,7 +21,15 @@ from oracle.games.eu_pop.engine.state import (
     PlayerState,
     PlayRecord,
 )
-from oracle.games.kit import JSON, Rejected, Rejection, RequestError, need, str_list
+from oracle.games.kit import (
+    JSON,
+    Rejected,
+    Rejection,
+    RequestError,
+    UnsupportedRequest,
+    need,
+    str_list,
+)
 
 
 class Playing:
@@ -93,6 +101,13 @@ class Playing:
             self.after_reaction(player.name)
         self.g.being_played.append(record)
 
+    def require_modelled(self, card: str) -> None:
+        """A card the rules allow here but whose effect this engine does not carry out is
+        ``unsupported``, never accepted: accepting it would pass a scenario about it."""
+        if card not in self.modelled_cards():
+            raise UnsupportedRequest(f"this engine does not model the effect of {card!r}",
+                                     f"eu-pop/card/{card}")
+
     def act_play(self, action: JSON) -> None:
         """A player plays a card from their hand for its Action (6.action-cards.6)."""
         player = self.player(action.get("player"))
@@ -112,6 +127,7 @@ class Playing:
             self.require(self.check_counter(targets))
         cost = self.card_cost(player, fact)
         self.require(self.check_can_pay(player, cost, repr(fact.name)))
+        self.require_modelled(fact.name)
         self.pay(player, cost)
         player.hand.remove(fact.name)
         record = self.new_record(player, fact.name, None, targets, self.is_covert(fact.kinds))
@@ -150,6 +166,7 @@ class Playing:
                                      f"{display.charges}", DISPLAY_USES))
         cost = self.action_cost(player, listed)
         self.require(self.check_can_pay(player, cost, repr(what)))
+        self.require_modelled(fact.name)
         self.pay(player, cost)
         record = self.new_record(player, fact.name, what, targets, self.is_covert(kinds))
         self.start(player, record, kinds, takes_turn, listed.dice)

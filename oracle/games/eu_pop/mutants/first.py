@@ -1,16 +1,8 @@
-"""Deliberately broken EU engines (see ``oracle.mutants``): the slips real engines make.
-
-Every testable EU rule id has at least one mutant here. A mutant declares every id it breaks,
-including ids whose scenarios legitimately depend on the broken behaviour (an engine that
-charges every card to the Administrative pool also gets the cost of a countered Diplomatic
-card wrong). ``rules-oracle selftest`` checks that the report flags exactly those.
-
-Use one as an engine: ``--engine oracle.games.eu_pop.mutants:MUTANTS.costs_go_negative``.
-"""
+"""The first EU mutants: one or two per rule, the slips the scenarios were written against
+(``oracle.games.eu_pop.mutants`` says how mutants are declared)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from oracle.games.eu_pop.cards import ActionFact, CardFact
@@ -19,22 +11,10 @@ from oracle.games.eu_pop.engine import (
     Pending,
     PlayerState,
     PlayRecord,
-    ReferenceEngine,
 )
+from oracle.games.eu_pop.mutants.making import Ref, mutant, returns
 from oracle.games.kit import Rejection
 from oracle.mutants import Mutant
-
-Ref = ReferenceEngine
-
-
-def mutant(name: str, breaks: tuple[str, ...], change: str, **overrides: Any) -> Mutant:
-    return Mutant(name, tuple(f"eu-pop:{b}" for b in breaks), change, Ref, overrides)
-
-
-def _returns(value: Any) -> Any:
-    """A method that ignores its arguments and returns ``value``."""
-    return lambda *_args, **_kwargs: value
-
 
 # -- the overrides that need a body ---------------------------------------------------------------
 
@@ -215,25 +195,25 @@ def _refund_prevented_uses(self: Ref, record: PlayRecord) -> None:
             display.charges += listed.uses
 
 
-ALL: tuple[Mutant, ...] = (
+FIRST: tuple[Mutant, ...] = (
     # -- turns, costs, resolving, appointing
     mutant("cards_take_no_turn", ("6.action-cards.2",),
            "a card played for its Action neither needs nor uses the player's Turn",
-           takes_turn=_returns(False)),
+           takes_turn=returns(False)),
     mutant("appoint_takes_the_turn", ("6.action-cards.2",),
            "appointing a character uses up the Turn's Action",
            after_minor_action=_appoint_taking_the_turn),
-    mutant("cost_from_administrative", ("6.action-cards.3", "6.2.covert.3"),
+    mutant("cost_from_administrative", ("6.action-cards.3",),
            "every card's Monarch Power cost is paid from the Administrative pool",
-           cost_type=_returns("administrative")),
+           cost_type=returns("administrative")),
     mutant("ducats_ignored", ("6.action-cards.4",), "a card's Ducat cost is never charged",
-           ducat_cost=_returns(0)),
+           ducat_cost=returns(0)),
     mutant("costs_go_negative", ("6.action-cards.5",),
            "a cost reduced below 0 is paid as a negative amount: the player gains",
            reduced=lambda self, amount, reduction: amount - reduction),
     mutant("effects_skipped", ("6.action-cards.6", "6.2.display.5"),
            "a card (or Action) is discarded without its effect being resolved",
-           effect_ducats=_returns(0)),
+           effect_ducats=returns(0)),
     mutant("display_also_discarded", ("6.action-cards.6",),
            "a played Display Card goes on display and onto the discard pile",
            finish_card=_display_also_discarded),
@@ -245,7 +225,7 @@ ALL: tuple[Mutant, ...] = (
            appoint=_appoint_keeps_the_card),
     mutant("every_character_an_advisor", ("6.characters.1",),
            "every appointed character becomes an Advisor, Leaders included",
-           character_role=_returns("advisor")),
+           character_role=returns("advisor")),
     mutant("playing_also_appoints", ("6.characters.2",),
            "playing a card for its Action also appoints its character",
            finish_card=_playing_also_appoints),
@@ -277,7 +257,7 @@ ALL: tuple[Mutant, ...] = (
            visible_discard=_discards_for_the_referee_only),
     mutant("rebuild_whole_pile", ("6.decks.4",),
            "an empty deck is rebuilt from the whole discard pile (as in TI4)",
-           discards_left_out=_returns(0)),
+           discards_left_out=returns(0)),
     mutant("rebuild_at_once", ("6.decks.4",),
            "a deck is rebuilt the moment it empties, not when a card must be drawn",
            after_draw=_rebuild_at_once),
@@ -295,27 +275,27 @@ ALL: tuple[Mutant, ...] = (
            find_display=_anyones_display),
     mutant("display_usable_at_once", ("6.2.display.4",),
            "a Display Card's Actions are available in the Turn it is played",
-           usable_now=_returns(True)),
+           usable_now=returns(True)),
     mutant("display_actions_free", ("6.2.display.5",),
-           "the Actions on Display Cards cost no Monarch Power", action_cost=_returns({})),
+           "the Actions on Display Cards cost no Monarch Power", action_cost=returns({})),
     mutant("display_actions_take_no_turn", ("6.2.display.5",),
            "an Action on a Display Card is taken any time and leaves the Turn free",
-           action_takes_turn=_returns(False)),
+           action_takes_turn=returns(False)),
     mutant("display_marks_ignored", ("6.2.display.6",),
            "Battle Actions and Reactions on Display Cards are taken like plain Actions",
            action_kinds=_plain_display_actions),
-    mutant("one_charge_per_use", ("6.2.display.7", "6.2.covert.4"),
+    mutant("one_charge_per_use", ("6.2.display.7",),
            "every use removes exactly one charge, whatever the card says",
-           uses_of=_returns(1)),
+           uses_of=returns(1)),
     mutant("empty_display_stays", ("6.2.display.8",),
            "a Display Card whose last charge is spent stays on display",
            display_emptied=_empty_display_stays),
     mutant("duplicate_displays", ("6.2.display.9",),
            "a second copy of a Display Card already in play can be played",
-           check_display_duplicate=_returns(None)),
-    mutant("no_display_limit", ("6.2.display.9", "6.2.display.10"),
-           "any number of Display Cards can be in play", display_over_limit=_returns(False)),
-    mutant("oldest_display_discarded", ("6.2.display.9", "6.2.display.10"),
+           check_display_duplicate=returns(None)),
+    mutant("no_display_limit", ("6.2.display.10",),
+           "any number of Display Cards can be in play", display_over_limit=returns(False)),
+    mutant("oldest_display_discarded", ("6.2.display.10",),
            "a third Display Card discards the oldest one without asking",
            third_display=_oldest_display_discarded),
     # -- Battle Actions
@@ -324,8 +304,8 @@ ALL: tuple[Mutant, ...] = (
            check_battle_moment=_any_step_of_a_battle),
     mutant("bystanders_play_battle_actions", ("6.2.battle.2",),
            "a player not involved in the Battle can play Battle Actions in it",
-           check_battle_involvement=_returns(None)),
-    mutant("battle_actions_on_own_turn", ("6.2.battle.2", "6.2.battle.3", "6.2.display.6"),
+           check_battle_involvement=returns(None)),
+    mutant("battle_actions_on_own_turn", ("6.2.battle.2",),
            "Battle Actions can only be played on their player's own Turn",
            check_battle_involvement=_battle_actions_on_own_turn),
     mutant("battle_action_once_per_player", ("6.2.battle.3",),
@@ -333,7 +313,7 @@ ALL: tuple[Mutant, ...] = (
            battle_use_key=lambda self, name: name),
     mutant("battle_action_unlimited", ("6.2.battle.3",),
            "a side may use the same Battle Action any number of times per Round",
-           check_battle_once=_returns(None)),
+           check_battle_once=returns(None)),
     mutant("battle_action_once_per_battle", ("6.2.battle.3",),
            "a Battle Action used once cannot be used again in the whole Battle",
            start_round=_new_round_keeps_uses),
@@ -345,9 +325,9 @@ ALL: tuple[Mutant, ...] = (
            dice_gained=_first_icon_only),
     mutant("any_die_is_infantry", ("6.2.battle.6",),
            'a "?" die icon always adds an Infantry die, whatever the player chose',
-           chosen_die=_returns("infantry")),
+           chosen_die=returns("infantry")),
     # -- Reactions and Covert Actions
-    mutant("reactions_take_the_turn", ("6.2.reactions.1", "6.2.display.6"),
+    mutant("reactions_take_the_turn", ("6.2.reactions.1",),
            "a Reaction uses up the Turn's Action", after_reaction=_reaction_takes_the_turn),
     mutant("reactions_only_in_action_phase", ("6.2.reactions.1",),
            "Reactions can be played only in the Action Phase",
@@ -356,13 +336,10 @@ ALL: tuple[Mutant, ...] = (
            "Counterespionage counters any card, Covert Action or not",
            may_counter=_counter_anything),
     mutant("counter_without_effect", ("6.2.covert.2",),
-           "a countered Covert Action resolves anyway", counter=_returns(None)),
+           "a countered Covert Action resolves anyway", counter=returns(None)),
     mutant("countered_cost_refunded", ("6.2.covert.3",),
            "the cost of a countered card is given back", dispose_countered=_refund_countered),
     mutant("prevented_uses_refunded", ("6.2.covert.4",),
            "a prevented Covert Action on a Display Card gives its charges back",
            dispose_countered=_refund_prevented_uses),
 )
-
-MUTANTS = SimpleNamespace(**{m.name: m for m in ALL})
-"""Each mutant by name, for ``--engine oracle.games.eu_pop.mutants:MUTANTS.NAME``."""

@@ -1,0 +1,257 @@
+"""EU diagnostics of Battles (6.2.battle), and of refusals: a Reaction, a Counterespionage,
+an appointment or a Battle Action card refused although its rule allows it (6.2.reactions.1,
+6.2.covert.2, 6.action-cards.7, 6.2.battle.2-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from oracle.games.eu_pop.cards import ANY_DIE
+from oracle.games.eu_pop.diagnostics.reading import (
+    COUNTERESPIONAGE,
+    FACTS,
+    PLAYS,
+    _affordable,
+    _battle_card,
+    _charges,
+    _display,
+    _free_to_play,
+    _icons,
+    _in_play_step,
+    _kinds,
+    _name,
+    _resolved,
+    _side,
+    _side_dice,
+    _used_this_round,
+)
+from oracle.scenario.diagnosis import (
+    Transition,
+    contains,
+    gained,
+    hand,
+)
+
+
+def dice_per_icon(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.5: a Battle Action card adds one die of each type it shows."""
+    t = history[i]
+    if not _in_play_step(t.before) or not t.after.get("battle"):
+        return None
+    for play, countered in _resolved(history, i):
+        fixed = [d for d in _icons(play) if d != ANY_DIE]
+        if countered or not fixed or play.kind != "play":
+            continue
+        player = play.action["player"]
+        _side(t.before, player)
+        got = gained(_side_dice(t.before, player), _side_dice(t.after, player))
+        if not contains(got, fixed) or (len(got) > len(_icons(play))
+                                        and ANY_DIE not in _icons(play)):
+            return f"{_name(play)!r} shows {fixed} (and '?' icons) and added {got}"
+    return None
+
+
+def battle_action_moment(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.1: a Battle Action card is played in a Battle's "Play Battle Actions" step."""
+    t = history[i]
+    if _battle_card(t) and not _in_play_step(t.before):
+        battle = t.before.get("battle")
+        where = f"the {battle.get('step')!r} step" if battle else "no Battle"
+        return f"Battle Action {_name(t)!r} was played in {where}"
+    return None
+
+
+def battle_action_involved(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.2: a Battle Action card is played by a player involved in the Battle."""
+    t = history[i]
+    battle = t.before.get("battle")
+    if _battle_card(t) and battle and t.action["player"] not in (
+            [*battle["attackers"], *battle["defenders"]]):
+        return f"{t.action['player']}, who is not in the Battle, played {_name(t)!r}"
+    return None
+
+
+def battle_action_once(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.3: a side benefits from one use of a particular Battle Action a Round."""
+    t = history[i]
+    if not _battle_card(t) or not t.before.get("battle"):
+        return None
+    side = t.before["battle"][_side(t.before, t.action["player"])]
+    if _name(t) in _used_this_round(history, i, list(side)):
+        return f"{t.action['player']}'s side used {_name(t)!r} twice in one Round of Battle"
+    return None
+
+
+def _counter_target(view: Mapping[str, Any], targets: Mapping[str, Any]
+                    ) -> Mapping[str, Any] | None:
+    wanted = targets.get("card")
+    for entry in reversed(view.get("being_played") or []):
+        if wanted is None or wanted in (entry.get("card"), entry.get("action")):
+            return entry
+    return None
+
+
+def _is_covert(entry: Mapping[str, Any]) -> bool:
+    fact = FACTS[entry["card"]]
+    if entry.get("action"):
+        listed = fact.action(entry["action"])
+        return bool(listed) and "covert" in listed.kinds
+    return "covert" in fact.kinds
+
+
+def counter_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.covert.2: a Covert Action being played, a card or an Action on a Display Card, can
+    be countered by Counterespionage (refused: held, paid for, aimed at a Covert Action)."""
+    t = history[i]
+    if t.action["card"] != COUNTERESPIONAGE or not _free_to_play(t):
+        return None
+    target = _counter_target(t.before, t.action.get("targets") or {})
+    if target is not None and _is_covert(target):
+        aimed = target.get("action") or target["card"]
+        return f"Counterespionage aimed at Covert Action {aimed!r} was refused"
+    return None
+
+
+def _turn_began(history: Sequence[Transition], i: int, player: str) -> int | None:
+    """Where ``player``'s Turn began in the scenario (the accepted end of the Turn before),
+    if it did and they have not taken an Action that takes the Turn since."""
+    for j in range(i - 1, -1, -1):
+        t = history[j]
+        if not t.accepted or (t.action.get("player") != player and t.kind != "end_turn"):
+            continue
+        if t.kind == "end_turn":
+            return j if t.after.get("active_player") == player else None
+        if t.kind in PLAYS and not _kinds(t) & {"reaction", "battle_action"}:
+            return None
+    return None
+
+
+def _takes_the_turn_and_may(t: Transition, began: Transition) -> bool:
+    """Nothing but the Turn could forbid ``t``: the card is held (or, for an Action, on
+    display since before the Turn began, which the view counts as a later Turn, with the
+    charges it needs), paid for, not a Reaction or Battle Action, and no Display Card already
+    in play is played again."""
+    player, card = t.action["player"], t.action["card"]
+    if _kinds(t) & {"reaction", "battle_action"} or not _affordable(t):
+        return False
+    if t.kind == "play":
+        on_display = [d["card"] for d in _display(t.before, player)]
+        return card in hand(t.before, player) and card not in on_display
+    listed = FACTS[card].action(t.action["action"])
+    charges = _charges(t.before, player, card)
+    later = int(began.after["turn"]) > int(began.before["turn"])  # 6.2.display.4's later Turn
+    return (listed is not None and charges is not None and charges >= listed.uses
+            and _charges(began.before, player, card) is not None and later)
+
+
+def turn_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.action-cards.2: a Turn allows one Action that takes it: a card played for its Action
+    (or an Action on a Display Card) at the start of the player's Turn, in the Action Phase,
+    is refused only if something else forbids it."""
+    t = history[i]
+    player = t.action["player"]
+    before = t.before
+    if (before.get("phase") != "action" or before.get("active_player") != player
+            or before.get("being_played") or t.action.get("card") == COUNTERESPIONAGE
+            or any(p.get("player") == player for p in before.get("pending") or [])):
+        return None
+    began = _turn_began(history, i, player)
+    if began is None or not _takes_the_turn_and_may(t, history[began]):
+        return None
+    return f"{player}'s Turn came round and {_name(t)!r}, which takes the Turn, was refused"
+
+
+def appoint_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.action-cards.7: every Action Card is dual-purpose: any card can be appointed (refused
+    although its player holds it, it is their Turn of the Action Phase and nothing is being
+    played or owed)."""
+    t = history[i]
+    player, card = t.action["player"], t.action["card"]
+    owes = any(p.get("player") == player for p in t.before.get("pending") or [])
+    if (card in hand(t.before, player) and t.before.get("phase") == "action"
+            and t.before.get("active_player") == player and not owes
+            and not t.before.get("being_played")):
+        return f"{player} was refused appointing {card!r}, which they hold, in their Turn"
+    return None
+
+
+def reaction_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.reactions.1: a Reaction card is played at any moment, on any Turn (refused: the
+    rule was not applied). Counterespionage, which needs a Covert Action to answer, is not
+    judged."""
+    t = history[i]
+    card = t.action["card"]
+    if ("reaction" in FACTS[card].kinds and card != COUNTERESPIONAGE and _free_to_play(t)):
+        return f"Reaction {card!r} held by {t.action['player']}, who can pay for it, was refused"
+    return None
+
+
+def battle_card_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.2: a player involved in the Battle plays a Battle Action card in its "Play
+    Battle Actions" step, on anyone's Turn (refused although nothing else forbids it: the card
+    is theirs and paid for, their side has not used it this Round, a type is chosen for each
+    "?" icon)."""
+    side = _refused_battle_card(history, i)
+    if side is None or _name(history[i]) in _used_this_round(history, i, side, ("battle_end",)):
+        return None
+    return f"{history[i].action['player']}, in the Battle, was refused Battle Action " \
+        f"{_name(history[i])!r}"
+
+
+def _refused_battle_card(history: Sequence[Transition], i: int) -> list[str] | None:
+    """The player's side, if ``history[i]`` is a Battle Action card that nothing forbids:
+    held and paid for, played in the "Play Battle Actions" step by a player in the Battle,
+    unused by their side this Round, a type chosen for each "?" icon."""
+    t = history[i]
+    if not _battle_card(t) or not _in_play_step(t.before) or not _free_to_play(t):
+        return None
+    side = list(t.before["battle"][_side(t.before, t.action["player"])])
+    chosen = (t.action.get("targets") or {}).get("dice") or []
+    if (_name(t) in _used_this_round(history, i, side)
+            or len(chosen) != list(_icons(t)).count(ANY_DIE)):
+        return None
+    return side
+
+
+def battle_card_refused_next_round(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.3: the one use is per Round: a Battle Action card the side used in an
+    earlier Round of the Battle is played again in a new Round (refused although nothing
+    else forbids it)."""
+    side = _refused_battle_card(history, i)
+    if side is None or _name(history[i]) not in _used_this_round(history, i, side,
+                                                                  ("battle_end",)):
+        return None
+    return f"{_name(history[i])!r}, used in an earlier Round, was refused in a new Round"
+
+
+def chosen_die(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.6: a "?" die icon adds a die of the type its player chose."""
+    t = history[i]
+    if not t.before.get("battle") or not t.after.get("battle"):
+        return None
+    for play, countered in _resolved(history, i):
+        chosen = list((play.action.get("targets") or {}).get("dice") or [])
+        if countered or ANY_DIE not in _icons(play) or not chosen:
+            continue
+        got = gained(_side_dice(t.before, play.action["player"]),
+                     _side_dice(t.after, play.action["player"]))
+        if not contains(got, chosen):
+            return f"{_name(play)!r} was played choosing {chosen} and added {got}"
+        fixed = [d for d in _icons(play) if d != ANY_DIE]
+        alone = len(_resolved(history, i)) == 1
+        if alone and contains(got, fixed) and len(got) > len(fixed) + len(chosen):
+            return f"{_name(play)!r} was played choosing {chosen} and added {got}"
+    return None
+
+
+def dice_stay(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.4: dice gained from Battle Actions stay in the pool for the whole Battle."""
+    t = history[i]
+    before, after = t.before.get("battle"), t.after.get("battle")
+    if not before or not after:
+        return None
+    for side in ("attackers", "defenders"):
+        if not contains(list(after["dice"][side]), list(before["dice"][side])):
+            return f"the {side} lost Battle Dice when the Battle went on"
+    return None

@@ -1,0 +1,128 @@
+"""One bug, one rule, on EU engines that are not the reference: a partial card set, and a
+bug in the play-and-discard path of such an engine.
+
+The engines are in ``tests/eu_partial_engines.py``. Run in this process (one oracle run per
+test); the kill matrix of the EU mutants is ``tests/test_selftest.py``.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from eu_partial_engines import OnePerClass, fewest_cards_per_class
+
+from oracle.suite.games import discover_games
+
+EU = discover_games()["eu-pop"]
+
+
+def run_inprocess(pytester: pytest.Pytester, spec: str, *args: str) -> dict:
+    out = pytester.path / "report.json"
+    pytester.runpytest_inprocess("-p", "no:cacheprovider", "--oracle-engine", spec,
+                                 "--oracle-json", str(out), "--oracle-rule", "eu-pop", *args)
+    return json.loads(out.read_text())
+
+
+def test_the_one_card_per_class_engine_models_fewer_cards_than_the_deck():
+    cards = fewest_cards_per_class()
+    deck = {f["name"] for facts in EU.cards.values() for f in facts}
+    assert set(cards) < deck and len(cards) == len(set(cards))
+    caps = OnePerClass().capabilities()
+    assert sorted(c.rpartition("/")[2] for c in caps if c.startswith("eu-pop/card/")) == sorted(
+        cards)
+
+
+def test_a_card_the_engine_does_not_model_is_unsupported_never_accepted():
+    engine = OnePerClass()
+    missing = sorted({f["name"] for facts in EU.cards.values() for f in facts}
+                     - set(fewest_cards_per_class()))[0]
+    assert engine.handle({"op": "setup", "game": "eu-pop", "seed": 1, "state": {
+        "players": [{"name": "Alice", "hand": [missing]}, {"name": "Bob"}],
+        "phase": "action", "active_player": "Alice"}})["reply"] == "ready"
+    reply = engine.handle({"op": "act", "action": {"type": "play", "player": "Alice",
+                                                   "card": missing}})
+    assert reply["reply"] == "unsupported", reply
+    view = engine.handle({"op": "observe", "viewer": "*"})["view"]
+    assert view["players"]["Alice"]["hand"]["cards"] == [missing]
+
+
+def test_an_engine_with_one_card_per_class_gets_a_verdict_on_every_rule(pytester):
+    """No EU rule but those about Counterespionage names a card: every scenario runs on the
+    cards the engine declares (recorded in its choices), none is unsupported, all pass."""
+    report = run_inprocess(pytester, "eu_partial_engines:one_per_class")
+    modelled = set(fewest_cards_per_class())
+    scenarios = [s for r in report["rules"] for s in r.get("scenarios", [])]
+    assert scenarios and not [s["name"] for s in scenarios if s["status"] == "unsupported"]
+    assert {r["status"] for r in report["rules"]} == {"pass", "untestable"}
+    chosen = {c.split(" = ")[1].split(" (")[0] for s in scenarios for c in s.get("choices", [])}
+    assert chosen and chosen <= modelled
+
+
+def test_a_lost_discard_on_a_partial_engine_is_charged_to_its_rule_alone(pytester):
+    """The bug the issue found unseen: resolved cards never reach the discard pile. It is
+    flagged on 6.action-cards.6 alone; the discard-pile rules that stood on it are blocked."""
+    report = run_inprocess(pytester, "eu_partial_engines:one_per_class_losing_cards")
+    rules = {r["id"]: r["status"] for r in report["rules"]}
+    assert {i for i, s in rules.items() if s in ("fail", "error")} == {
+        "eu-pop:6.action-cards.6"}, rules
+    assert rules["eu-pop:6.decks.2"] == rules["eu-pop:6.decks.3"] == "blocked"
+
+
+ELSEWHERE = '''
+from oracle.games.eu_pop.engine import ReferenceEngine
+
+class DrawsNothing(ReferenceEngine):
+    """Reports every draw as done and leaves the decks and the hands as they were."""
+    def take_from_deck(self, deck, n):
+        return []
+
+class NoDisplay(ReferenceEngine):
+    """Discards a played Display Card instead of placing it on display."""
+    def place_on_display(self, player, fact):
+        self.discard_card(fact.name)
+
+class TurnNeverFree(ReferenceEngine):
+    """Forgets to free the Turn's Action when a Turn ends."""
+    def act_end_turn(self, action):
+        super().act_end_turn(action)
+        self.g.action_taken = True
+
+class HandSizeHidden(ReferenceEngine):
+    """Shows other viewers neither the cards of a hand nor how many there are."""
+    def visible_hand_count(self, viewer, owner):
+        return len(owner.hand) if viewer in ("*", owner.name) else None
+
+def draws_nothing():
+    return DrawsNothing()
+
+def turn_never_free():
+    return TurnNeverFree()
+
+def hand_size_hidden():
+    return HandSizeHidden()
+
+def no_display():
+    return NoDisplay()
+'''
+
+
+@pytest.mark.parametrize("factory, flags, blocked", [
+    ("draws_nothing", {"6.decks.1"}, {"6.decks.4", "6.decks.5", "6.cards-in-hand.1"}),
+    ("no_display", {"6.2.display.2"}, {"6.action-cards.6", "6.2.display.9", "6.2.display.10"}),
+    ("turn_never_free", {"6.action-cards.2"}, {"6.action-cards.8", "6.2.display.4",
+                                               "6.2.display.10"}),
+    ("hand_size_hidden", set(), set()),
+])
+def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(
+        pytester, engine_module, factory, flags, blocked):
+    """Bugs as other people's engines have them, not our mutants: drawing that does nothing
+    (the rebuild and hidden-hand scenarios need a draw first), Display Cards that never
+    reach the display (the limit and third-card scenarios need one placed first), a Turn
+    whose Action is never freed (the scenarios that wait for a later Turn), and a hand whose
+    size is hidden too, which no rule of the chapter forbids."""
+    engine_module("elsewhere", ELSEWHERE)
+    report = run_inprocess(pytester, f"elsewhere:{factory}")
+    rules = {r["id"].partition(":")[2]: r["status"] for r in report["rules"]}
+    assert {i for i, s in rules.items() if s in ("fail", "error")} == flags, rules
+    assert {i for i in blocked if rules[i] == "blocked"} == blocked, rules
