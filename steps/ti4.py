@@ -19,6 +19,7 @@ from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
 from oracle.steps.common import named_cards
 from oracle.suite.dsl import (
+    CardRef,
     Pile,
     describe_cards,
     parse_cards,
@@ -28,11 +29,13 @@ from oracle.suite.dsl import (
 )
 
 NAME = r"[A-Z][\w'-]*"
+DECK = "action"
+#: The window of a component action ("Action" cards), as the card facts spell it.
+ACTION_WINDOW = "Action"
+PHASES = ("action", "agenda", "status", "strategy")
 UNIT_TYPES = ("dreadnought", "carrier", "cruiser", "destroyer", "fighter", "flagship",
               "war sun", "infantry", "mech", "pds", "space dock")
 UNIT = "|".join(UNIT_TYPES)
-RULED_FACTIONS = {"Yssaril", "Hacan"}
-RULED_TECHNOLOGIES = {"Neural Motivator"}
 
 # One phrase per countable fact: Given sets it, Then checks it.
 COUNTER = (
@@ -53,39 +56,75 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
         return {"trade_goods": parse_count(m.group(1))}
     if m := re.fullmatch(r'"([^"]+)"', text):
         return {"card": m.group(1)}
+    if m := re.fullmatch(r"card ([A-Z])", text):
+        return {"card": world.names([CardRef(m.group(1))])[0]}
     if re.fullmatch(NAME, text):
         return {"player": text}
     raise ScenarioError(
         f"cannot read the target {text!r}; write a player (Bob), a unit (Bob's destroyer), "
         'a law (the law "Minister of Commerce"), a number of trade goods (2 trade goods) '
-        'or a card being played ("Lucky Shot")'
+        'or a card being played ("Lucky Shot", card A)'
     )
 
 
 # -- Given ---------------------------------------------------------------------------
 
 
+# -- what the steps need of an engine (checked before anything is sent) ---------------------
+
+
+def unit_needs(world: ScenarioWorld, unit: str | None) -> list[str]:
+    """A unit type: ``ti4/units`` (every type of docs/protocol.md) or ``ti4/unit/TYPE``."""
+    if not unit:
+        return []
+    return ["ti4/units"] if "ti4/units" in world.capabilities else [f"ti4/unit/{unit}"]
+
+
+def law_needs(world: ScenarioWorld, laws: list[str]) -> list[str]:
+    """Laws in play: ``ti4/laws`` (any law) or ``ti4/law/NAME`` for each."""
+    return ["ti4/laws"] if "ti4/laws" in world.capabilities else [f"ti4/law/{law}"
+                                                                    for law in laws]
+
+
+def counter_needs(world: ScenarioWorld, tg: str | None = None, unit: str | None = None,
+                  **_: Any) -> list[str]:
+    """Trade goods and units have capabilities; command tokens come with what spends them
+    (Politics, the cards that remove them), whose capabilities those steps declare."""
+    return ["ti4/trade-goods"] if tg else unit_needs(world, unit)
+
+
+def card_fact(world: ScenarioWorld, ref: str) -> dict[str, Any]:
+    """The card facts (``features/ti4/cards.yaml``) of the card a variable is bound to."""
+    name = world.names([CardRef(ref)])[0]
+    for fact in world.game.cards.get(DECK, []):
+        if fact["name"] == name:
+            return fact
+    raise ScenarioError(f"card {ref} is {name!r}, which is not a card of the {DECK} deck")
+
+
+def card_phase(fact: dict[str, Any]) -> str:
+    """The phase a card is played in ("Any", as Sabotage's, reads as the action phase)."""
+    phase = str(fact["phase"]).lower()
+    return "action" if phase == "any" else phase
+
+
+# -- Given ---------------------------------------------------------------------------
+
+
 @given(parsers.re(rf"(?P<player>{NAME}) is the (?P<faction>[\w' -]+?) player"))
-@requires(lambda world, faction, **_: [f"ti4/faction/{faction}"] if faction in RULED_FACTIONS
-          else [])
+@requires(lambda world, faction, **_: [f"ti4/faction/{faction}"])
 def _faction(oracle_world: ScenarioWorld, player: str, faction: str) -> None:
-    if faction in RULED_FACTIONS:
-        oracle_world.require(f"ti4/faction/{faction}")
     oracle_world.player(player)["faction"] = faction
 
 
 @given(parsers.re(rf'(?P<player>{NAME}) has researched "(?P<tech>[^"]+)"'))
-@requires(lambda world, tech, **_: [f"ti4/technology/{tech}"] if tech in RULED_TECHNOLOGIES
-          else [])
+@requires(lambda world, tech, **_: [f"ti4/technology/{tech}"])
 def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
-    if tech in RULED_TECHNOLOGIES:
-        oracle_world.require(f"ti4/technology/{tech}")
     oracle_world.player(player).setdefault("technologies", []).append(tech)
 
 
 @given(parsers.re(COUNTER))
-@requires(lambda world, tg=None, unit=None, **_: ["ti4/trade-goods"] if tg
-          else ["ti4/units"] if unit else [])
+@requires(counter_needs)
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
                  tg: str | None, unit: str | None) -> None:
     n = parse_count(count)
@@ -93,15 +132,50 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str
     if pool:
         entry.setdefault("command_tokens", {"tactic": 3, "fleet": 3, "strategy": 2})[pool] = n
     elif tg:
-        oracle_world.require("ti4/trade-goods")
         entry["trade_goods"] = n
     else:
-        oracle_world.require("ti4/units")
         units = oracle_world.given().setdefault("units", [])
         mine = [u for u in units if u["owner"] == player and u["type"] == unit]
         for i in range(len(mine) + 1, len(mine) + n + 1):
             uid = f"{player}'s {unit}" + (f" {i}" if i > 1 else "")
             units.append({"id": uid, "owner": player, "type": unit})
+
+
+@given(parsers.re(
+    r"it is card (?P<ref>[A-Z])'s (?P<what>timing window|phase)"
+    r"(?: but another (?P<other>timing window|phase))?"
+    rf"(?: on (?P<player>{NAME})'s turn)?"
+))
+@requires(lambda world, ref, what, other=None, **_: [] if (
+    card_fact(world, ref)["window"] == ACTION_WINDOW and other != "timing window")
+    else ["ti4/windows"])
+def _card_window(oracle_world: ScenarioWorld, ref: str, what: str, other: str | None,
+                 player: str | None) -> None:
+    """When card A may be played: its phase and its timing window (an "Action" card: the
+    action phase, as the named player's action). 'but another timing window' opens a window
+    of its phase that is not its own; 'but another phase' keeps its window in another
+    phase. The turn is set only in the action phase (other phases have no turns)."""
+    if (what, other) not in (("timing window", None), ("timing window", "phase"),
+                             ("phase", "timing window")):
+        raise ScenarioError("write 'it is card A's timing window', 'it is card A's timing "
+                            "window but another phase' or 'it is card A's phase but another "
+                            "timing window'")
+    fact = card_fact(oracle_world, ref)
+    phase, window = card_phase(fact), fact["window"]
+    if other == "phase":
+        phase = next(p for p in PHASES if p != phase)
+    elif other == "timing window":
+        windows = [f["window"] for f in oracle_world.game.cards[DECK]
+                   if card_phase(f) == phase and f["window"] not in (window, ACTION_WINDOW)]
+        window = windows[0] if windows else f"not {window}"
+    state = oracle_world.given()
+    state["phase"], state["window"] = phase, window
+    if phase == "action" and player:
+        oracle_world.player(player)
+        state["active_player"] = player
+    elif phase == "action" and window == ACTION_WINDOW:
+        raise ScenarioError(f"card {ref} is an \"Action\" card: say whose turn it is "
+                            f"('it is card {ref}'s timing window on Alice's turn')")
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) is the speaker"))
@@ -119,14 +193,15 @@ def _initiative(oracle_world: ScenarioWorld, names: str) -> None:
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) has the (?P<card>\w+) strategy card"))
+@requires(lambda world, card, **_: ["ti4/politics"] if card == "Politics"
+          else [f"ti4/strategy-card/{card}"])
 def _strategy_card(oracle_world: ScenarioWorld, player: str, card: str) -> None:
     oracle_world.player(player).setdefault("strategy_cards", []).append(card)
 
 
 @given(parsers.re(r'the laws? (?P<laws>".+") (?:is|are) in play'))
-@requires(lambda world, **_: ["ti4/laws"])
+@requires(lambda world, laws, **_: law_needs(world, parse_quoted(laws)))
 def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
-    oracle_world.require("ti4/laws")
     oracle_world.given().setdefault("laws", []).extend(parse_quoted(laws))
 
 
@@ -135,7 +210,6 @@ def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
 ))
 @requires(lambda world, **_: ["ti4/hand-limit"])
 def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> None:
-    oracle_world.require("ti4/hand-limit")
     delta = parse_count(n) * (1 if way == "raised" else -1)
     oracle_world.player(player)["hand_limit_modifier"] = delta
 
@@ -149,7 +223,6 @@ def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> N
 ))
 @requires(lambda world, **_: ["ti4/politics"])
 def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str | None) -> None:
-    oracle_world.require("ti4/politics")
     action: dict[str, Any] = {"type": f"politics_{which}", "player": player}
     if which == "primary":
         if not speaker:
@@ -162,8 +235,15 @@ def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str
 @when('the status phase step "Draw Action Cards" is resolved')
 @requires(lambda world, **_: ["ti4/status-phase"])
 def _status_draw(oracle_world: ScenarioWorld) -> None:
-    oracle_world.require("ti4/status-phase")
     oracle_world.act("the status phase draws action cards", {"type": "status_draw"})
+
+
+@when(parsers.re(r"the timing window of card (?P<ref>[A-Z]) opens again"))
+@requires(lambda world, **_: ["ti4/windows"])
+def _card_window_opens(oracle_world: ScenarioWorld, ref: str) -> None:
+    """A new occurrence of card A's timing window (same-name plays count afresh)."""
+    window = card_fact(oracle_world, ref)["window"]
+    oracle_world.act(f'the timing window "{window}" opens', {"type": "window", "window": window})
 
 
 @when(parsers.re(
@@ -172,7 +252,6 @@ def _status_draw(oracle_world: ScenarioWorld) -> None:
 @requires(lambda world, cards, **_: ["ti4/transactions", *named_cards(
     world, Pile(tuple(parse_cards(cards))))])
 def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -> None:
-    oracle_world.require("ti4/transactions")
     names = oracle_world.names(parse_cards(cards))
     oracle_world.act(f"{giver} gives {describe_cards(names)} to {receiver}",
                      {"type": "trade", "player": giver, "to": receiver, "cards": names})
@@ -182,6 +261,7 @@ def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -
 
 
 @then(parsers.re(COUNTER))
+@requires(counter_needs)
 def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
                    tg: str | None, unit: str | None) -> None:
     want = parse_count(count)
@@ -202,6 +282,7 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: s
 
 
 @then(parsers.re(rf"(?P<player>{NAME}) is the speaker"))
+@requires(lambda world, **_: ["ti4/politics"])
 def _is_speaker(oracle_world: ScenarioWorld, player: str) -> None:
     speaker = oracle_world.view(REFEREE).get("speaker")
     if speaker != player:
@@ -209,6 +290,7 @@ def _is_speaker(oracle_world: ScenarioWorld, player: str) -> None:
 
 
 @then(parsers.re(r'the law "(?P<law>[^"]+)" is (?P<neg>not )?in play'))
+@requires(lambda world, law, **_: law_needs(world, [law]))
 def _law_in_play(oracle_world: ScenarioWorld, law: str, neg: str | None) -> None:
     laws = oracle_world.view(REFEREE).get("laws", [])
     if (law in laws) == bool(neg):

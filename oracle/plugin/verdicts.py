@@ -18,7 +18,7 @@ from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.report.model import USER_PROPERTY, ScenarioVerdict, Status
 from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import EngineLacks, RuleViolation
-from oracle.suite.bdd import scenario_behind
+from oracle.suite.bdd import example_row, scenario_behind
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
@@ -67,6 +67,9 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     rules = rules_of(item)
     behind = scenario_behind(getattr(item, "obj", None))
     name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
+    row = example_row(item)
+    if row:  # each row of an Outline is a scenario of its own in the report
+        name = f"{name} [{' | '.join(row.values())}]"
     status = classify(call.excinfo)
     message = ""
     blocked_by = None

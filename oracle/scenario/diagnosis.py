@@ -22,7 +22,7 @@ knows no game: concepts and diagnostics come from the game's manifest.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 View = Mapping[str, Any]
@@ -38,6 +38,9 @@ class Transition:
     accepted: bool
     before: View
     after: View
+    #: The state the scenario set up (what its Given steps said, not what the engine made
+    #: of it): a diagnostic may read what the rules start from, e.g. a player's modifiers.
+    given: View = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,14 +51,20 @@ class Diagnostic:
     e.g. which plays were cancels) and returns what is wrong, or None. A view without the
     data a diagnostic needs makes it inconclusive (it raises KeyError/TypeError/ValueError,
     which is ignored), never a charge.
+
+    Most diagnostics judge accepted actions (what an action did). ``rejected=True`` judges
+    the rejected ones instead: an action some rule lets through that the engine refused
+    (then the check must rule out every other reason a correct engine could have had).
     """
 
     concept: str
     check: Callable[[Sequence[Transition], int], str | None]
     kinds: frozenset[str] = frozenset()  # the transitions it judges; empty: all
+    rejected: bool = False
 
     def judges(self, transition: Transition) -> bool:
-        return transition.accepted and (not self.kinds or transition.kind in self.kinds)
+        return (transition.accepted != self.rejected
+                and (not self.kinds or transition.kind in self.kinds))
 
 
 @dataclass(frozen=True)

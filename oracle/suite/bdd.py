@@ -27,6 +27,7 @@ __all__ = [
     "GherkinDocument",
     "GherkinParseError",
     "StepFunctionContext",
+    "example_row",
     "gherkin_document",
     "python_names",
     "scenario_behind",
@@ -80,3 +81,10 @@ def scenario_behind(test_function: object) -> tuple[str, Path, int] | None:
     if template is None:
         return None
     return template.name, Path(template.feature.filename), template.line_number
+
+
+def example_row(item: object) -> dict[str, str] | None:
+    """The example row a Scenario Outline's test runs with (None for a plain scenario)."""
+    callspec = getattr(item, "callspec", None)
+    row = getattr(callspec, "params", {}).get("_pytest_bdd_example") if callspec else None
+    return {str(k): str(v) for k, v in row.items()} if row else None
