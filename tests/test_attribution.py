@@ -191,3 +191,58 @@ def test_unknown_card_classes_and_bad_recipes_are_refused(pytester, tmp_path: Pa
                for p in problems)
     assert any("no given step matches this given line" in p for p in problems)
     assert any("card class 'ghost card' has no card with a recipe" in p for p in problems)
+
+
+NAMED = '''
+Feature: named cards
+  @ti4:2.7
+  Rule: 2.7 a played card resolves, then is discarded
+
+    Scenario: Alice plays a named card
+      Given the players are Alice, Bob and Carol
+      And it is the action phase, Alice's turn
+      And Alice holds "Insubordination" and 2 other cards
+      And Bob has 2 command tokens in their tactic pool
+      When Alice plays "Insubordination" targeting Bob
+      Then the action discard pile is "Insubordination"
+
+    Scenario: Alice only holds a named card
+      Given the players are Alice, Bob and Carol
+      And it is the action phase, Alice's turn
+      And Alice holds "Insubordination" and 2 other cards
+      Then Alice holds 3 cards
+'''
+
+
+@pytest.mark.parametrize("declared", ["Repeal Law", "Insubordination"])
+def test_a_scenario_naming_a_card_the_engine_lacks_sends_nothing(pytester, engine_module,
+                                                                 declared):
+    """A card the engine does not declare, played or only held, makes the scenario
+    ``unsupported`` before ``setup`` is sent; the same scenarios run when it declares it."""
+    log = pytester.path / "sent.txt"
+    engine_module("partial_named", PARTIAL.replace("Repeal Law", declared) + f"""
+class Logged(OneCard):
+    def handle(self, request):
+        with open({str(log)!r}, "a") as f:
+            f.write(request.get("op") + "\\n")
+        return super().handle(request)
+
+def logged():
+    return Logged()
+""")
+    (pytester.path / "more" / "ti4").mkdir(parents=True)
+    (pytester.path / "more" / "ti4" / "named.feature").write_text(NAMED)
+    report = run_inprocess(pytester, "partial_named:logged", "--oracle-features",
+                           str(pytester.path / "more"), "--oracle-rule", "ti4:2.7",
+                           "-k", "named_card")
+    rule = next(r for r in report["rules"] if r["id"] == "ti4:2.7")
+    mine = {s["name"]: s for s in rule["scenarios"]}
+    assert len(mine) == 2, list(mine)
+    sent = log.read_text().split() if log.exists() else []
+    if declared == "Insubordination":
+        assert all(s["status"] == "pass" for s in mine.values()), mine
+        assert "setup" in sent
+    else:
+        assert all(s["status"] == "unsupported" for s in mine.values()), mine
+        assert all("ti4/card/Insubordination" in s["message"] for s in mine.values()), mine
+        assert "setup" not in sent and "act" not in sent, sent
