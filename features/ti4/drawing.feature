@@ -144,12 +144,15 @@ Feature: Drawing action cards
       And the action discard pile is empty
 
     Scenario: A draw that empties the deck part-way goes on from the new deck
+      # Two cards come from the old deck, so an engine that draws too few whatever the deck
+      # holds is told apart from one that stops when the deck runs out.
       Given card A is any card
       And card B is any other card
-      And the action deck is card A
-      And the action discard pile is card B
-      When Alice draws 2 action cards
-      Then Alice holds card A and card B
+      And card C is any other card
+      And the action deck is card A and card B
+      And the action discard pile is card C
+      When Alice draws 3 action cards
+      Then Alice holds card A, card B and card C
       And the action deck is empty
       And the action discard pile is empty
 

@@ -68,12 +68,14 @@ Feature: The action card hand limit
   Rule: 2.4.1 A game effect can raise or lower the hand limit
 
     Scenario Outline: A game effect changes the limit of its player only
-      # Bob, whose limit no effect changes, draws first: his seventh card is within the limit.
+      # Bob, whose limit no effect changes, draws first: his eighth card is over the limit
+      # of seven and he keeps seven, so the base limit is seen to work before Alice's.
       Given Alice's hand limit is <way> by <n> by a game effect
       And Alice holds <held> cards
-      And Bob holds 6 cards
+      And Bob holds 7 cards
       And the action deck is 4 cards
       When Bob draws 1 action card
+      And Bob keeps 7 cards
       And Alice draws 1 action card
       Then <decision>
       And Alice holds <total> cards

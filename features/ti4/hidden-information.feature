@@ -94,18 +94,20 @@ Feature: What players may see of action cards
         | card A and card B         | 1      |
         | card A, card B and card C | 0      |
 
-    Scenario Outline: A player can reveal only cards they hold
+    Scenario Outline: A player can reveal only cards they hold; a refused reveal shows nothing
       Given card A is any card
       And card B is any other card
       And card C is any other card
       And Alice holds card A and card B
       When Alice reveals <revealed>
       Then the action is <outcome>
+      And Alice holds <seen> as seen by Bob
 
       Examples:
-        | revealed | outcome  |
-        | card B   | allowed  |
-        | card C   | rejected |
+        | revealed          | outcome  | seen                     |
+        | card B            | allowed  | card B and 1 hidden card |
+        | card C            | rejected | 2 hidden cards           |
+        | card B and card C | rejected | 2 hidden cards           |
 
     Scenario: A revealed card stays shown while the hand grows
       Given card A is any card

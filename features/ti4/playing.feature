@@ -131,6 +131,7 @@ Feature: Playing action cards
       And it is card A's timing window on Alice's turn
       And Alice holds card A
       And Alice can play card A
+      And the action deck is 2 cards
       And the action discard pile is card B
       When Alice plays card A
       Then the effect of card A has happened

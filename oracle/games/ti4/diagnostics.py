@@ -73,6 +73,24 @@ def _drawn(t: Transition) -> list[str]:
     return [c for cards in hands_gained(t).values() for c in cards]
 
 
+def _discarded(t: Transition) -> list[str]:
+    """Cards the discard pile gained in a transition that did not reshuffle it (a reshuffle
+    takes the pile away; ValueError, inconclusive, when it did)."""
+    before, after = discard_pile(t.before, DECK), discard_pile(t.after, DECK)
+    if not contains(after, before):
+        raise ValueError("the discard pile was reshuffled")
+    return gained(before, after)
+
+
+def _taken(t: Transition) -> list[str]:
+    """What left the deck for a hand, including cards the engine discarded from the hand in
+    the same step (a limit or Scheming applied without asking: other rules' business)."""
+    try:
+        return _drawn(t) + _discarded(t)
+    except ValueError:
+        return _drawn(t)
+
+
 def _available(t: Transition) -> int:
     return len(draw_pile(t.before, DECK)) + len(discard_pile(t.before, DECK))
 
@@ -92,15 +110,14 @@ def starting_hands(history: Sequence[Transition], i: int) -> str | None:
 def draw_from_top(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.3: a draw takes the top cards of the deck into a hand; they leave the deck."""
     t = history[i]
-    drawn = _drawn(t)
+    drawn = _taken(t)
     deck = draw_pile(t.before, DECK)
     top = deck[: len(drawn)]
     if not contains(drawn, top):
         return (f"the cards that reached hands were {sorted(drawn)}, not the top of the deck "
                 f"{top}")
-    reshuffled = discard_pile(t.before, DECK) != discard_pile(t.after, DECK)
-    if not reshuffled and len(deck) >= len(drawn) and draw_pile(t.after, DECK) != deck[
-            len(drawn):]:
+    # A deck the draw emptied is rebuilt at once: what it holds then is ti4:note-4's business.
+    if len(deck) > len(drawn) and draw_pile(t.after, DECK) != deck[len(drawn):]:
         return (f"after {len(drawn)} card(s) were drawn the deck is "
                 f"{draw_pile(t.after, DECK)}, not {deck[len(drawn):]}")
     if t.kind == "draw":
@@ -114,15 +131,48 @@ def draw_from_top(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def _ability_cards(t: Transition, name: str) -> int:
+    """The cards a player's abilities add to a status phase draw (Neural Motivator, and
+    Scheming's extra card, discarded later): other rules' counts, added, never checked."""
+    entry = _given_player(t, name)
+    return int(_yssaril(t, name)) + int("Neural Motivator" in (entry.get("technologies") or ()))
+
+
 def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
-    """ti4:2.1: the status phase deal gives cards, one to each player its abilities leave
-    alone (another rule adds to Neural Motivator's and Scheming's)."""
+    """ti4:2.1: the status phase deals one card to every player, plus what their abilities
+    add (another rule says when: the deal pauses for a decision, then goes on)."""
     t = history[i]
+    gains = hands_gained(t)
     if not _drawn(t) and _available(t):
         return "nobody received a card"
-    for player, cards in hands_gained(t).items():
-        if len(cards) > 1 and _plain_drawer(t, player):
+    for player, cards in gains.items():
+        if len(cards) > 1 + _ability_cards(t, player):
             return f"{player} received {len(cards)} cards in the status phase, not one"
+    needed = sum(1 + _ability_cards(t, p) for p in gains)
+    if not t.after.get("pending") and _available(t) >= needed:
+        skipped = [p for p, cards in gains.items() if not cards]
+        if skipped:
+            return f"the status phase dealt no card to {', '.join(skipped)}"
+    return None
+
+
+def deal_order(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-5: several players are dealt in initiative order. Judged on the players
+    whose abilities leave their draw alone and who received one card: the earlier in the
+    initiative order the scenario set, the nearer the top of the deck their card was
+    (where Neural Motivator's or Scheming's cards go is ti4:note-5.1's and 5.2's)."""
+    t = history[i]
+    order = list(t.given["initiative"])
+    deck = draw_pile(t.before, DECK)
+    gains = hands_gained(t)
+    dealt = [p for p in order if len(gains.get(p, [])) == 1 and _plain_drawer(t, p)]
+    total = sum(len(cards) for cards in gains.values())
+    if total > len(deck) or any(deck[:total].count(gains[p][0]) != 1 for p in dealt):
+        return None  # a reshuffle mid-deal, or a card the deck top holds twice
+    position = {p: deck.index(gains[p][0]) for p in dealt}
+    actual = sorted(dealt, key=position.__getitem__)
+    if actual != dealt:
+        return f"cards were dealt to {', '.join(actual)} in that order, not {', '.join(dealt)}"
     return None
 
 
@@ -133,6 +183,8 @@ def politics_draws_two(history: Sequence[Transition], i: int) -> str | None:
     player = t.action.get("player")
     wanted = min(POLITICS_DRAW + (1 if _yssaril(t, player) else 0), _available(t))
     got = len(hands_gained(t).get(player, []))
+    if got < wanted and len(draw_pile(t.before, DECK)) < wanted:
+        return None  # a draw that runs the deck out goes on after the reshuffle: note-4
     if got != wanted:
         return f"{player} received {got} card(s) from Politics, not {wanted}"
     return None
@@ -142,12 +194,17 @@ def reshuffled(history: Sequence[Transition], i: int) -> str | None:
     """ti4:note-4: a deck that runs out is shuffled from the discard pile at once, and a
     draw goes on from the new deck."""
     t = history[i]
+    deck = len(draw_pile(t.before, DECK))
     if (_drawn(t) and not draw_pile(t.after, DECK) and discard_pile(t.before, DECK)
             and discard_pile(t.after, DECK)):
         return "the deck ran out and the discard pile was not shuffled into a new deck"
-    if t.kind == "draw":
-        player, wanted = t.action.get("player"), int(t.action.get("count", 1))
-        deck = len(draw_pile(t.before, DECK))
+    if (_drawn(t) and len(_drawn(t)) >= deck and discard_pile(t.before, DECK)
+            and discard_pile(t.after, DECK)):
+        return "the deck ran out and the discard pile stayed where it was"
+    if t.kind in DRAWS - {"status_draw"}:
+        player = t.action.get("player")
+        wanted = (int(t.action.get("count", 1)) if t.kind == "draw"
+                  else POLITICS_DRAW + int(_yssaril(t, player)))
         got = len(hands_gained(t).get(player, []))
         if deck < wanted and discard_pile(t.before, DECK) and got < min(wanted, _available(t)):
             return (f"{player} was to draw {wanted} card(s) from a deck of {deck} and a "
@@ -172,8 +229,34 @@ def _limit_problem(t: Transition, view: Mapping[str, Any], modified: bool) -> st
         if count > limit and not any(p.get("count") == limit for p in keep):
             asked = f"asked to keep {keep[0].get('count')}" if keep else "not asked to choose"
             return f"{player} holds {count} cards, over the limit of {limit}, and is {asked}"
-        if count <= limit and keep:
+        if count <= limit and keep and not _keep_owed(t.before, player):
             return f"{player} holds {count} cards, within the limit of {limit}, and must discard"
+    return None
+
+
+def _keep_owed(view: Mapping[str, Any], player: str) -> bool:
+    """A hand-limit choice already owed: a hand that shrank under it by an action the
+    engine should have refused meanwhile (ti4:note-10) is not this rule's slip."""
+    return any(p.get("player") == player and p.get("decision") == "keep"
+               for p in view.get("pending") or ())
+
+
+def _discarded_unasked(t: Transition, modified: bool) -> str | None:
+    """ti4:2.4: cards that arrive over the limit stay until their player chooses what to
+    keep; an engine that discards the excess itself takes that choice away."""
+    if t.kind not in DRAWS and t.kind != "trade":
+        return None
+    try:
+        discarded = _discarded(t)
+    except ValueError:
+        return None
+    for player, cards in hands_gained(t).items():
+        limit = BASE_HAND_LIMIT + _modifier(t, player)
+        if (bool(_modifier(t, player)) == modified and discarded
+                and len(hand(t.after, player)) == limit
+                and len(hand(t.before, player)) + len(cards) + len(discarded) > limit):
+            return (f"{len(discarded)} card(s) over {player}'s limit went to the discard pile "
+                    f"without {player} choosing what to keep")
     return None
 
 
@@ -196,6 +279,7 @@ def hand_limit(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.4: more than seven cards asks the player to choose seven to keep, at once."""
     t = history[i]
     found = (_limit_problem(t, t.before, False) if i == 0 else None)
+    found = found or (_discarded_unasked(t, False) if t.accepted else None)
     found = found or (_limit_problem(t, t.after, False) if t.accepted else None)
     return found or (_kept(t, False) if t.accepted and t.kind == "choose" else None)
 
@@ -204,6 +288,7 @@ def modified_hand_limit(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.4.1: a player whose limit a game effect changed keeps to the changed limit."""
     t = history[i]
     found = (_limit_problem(t, t.before, True) if i == 0 else None)
+    found = found or (_discarded_unasked(t, True) if t.accepted else None)
     found = found or (_limit_problem(t, t.after, True) if t.accepted else None)
     return found or (_kept(t, True) if t.accepted and t.kind == "choose" else None)
 
@@ -361,6 +446,7 @@ DIAGNOSTICS = (
     Diagnostic("hand-limit-modifier", modified_hand_limit, rejected=True),
     Diagnostic("draw-from-top", draw_from_top, DRAWS),
     Diagnostic("status-draw", status_phase_deals, frozenset({"status_draw"})),
+    Diagnostic("deal-order", deal_order, frozenset({"status_draw"})),
     Diagnostic("politics-draw", politics_draws_two, POLITICS),
     Diagnostic("reshuffle", reshuffled, DRAWS),
     Diagnostic("played-card-leaves-hand", played_card_leaves_hand, frozenset({"play"})),

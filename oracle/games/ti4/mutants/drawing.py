@@ -103,7 +103,8 @@ def _reshuffle_after_the_draw(self: Ref, count: int) -> list[str]:
         if not self.g.draw:
             break
         taken.append(self.g.draw.pop(0))
-    self.reshuffle_if_depleted()
+    if taken:
+        self.reshuffle_if_depleted()
     return taken
 
 
