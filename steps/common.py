@@ -337,13 +337,24 @@ def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | N
                             concept="hand-size-public")
     leaked = _extra(cards, list(resolved.cards))
     if leaked and resolved.names_matter:
+        # Cards a refused reveal named were shown by that reveal: the rule about revealing
+        # is broken (a refused action changes nothing), not the one about hidden hands.
+        concept = ("hand-revealed" if not _extra(leaked, _refused_reveals(oracle_world, owner))
+                   else "hand-hidden")
         raise RuleViolation(f"{seen_by} shows {describe_cards(leaked)}, which {viewer} must "
-                            "not see", concept="hand-hidden")
+                            "not see", concept=concept)
     missing = _extra(list(resolved.cards), cards)
     if missing and not _extra(list(resolved.cards), true_cards):
         raise RuleViolation(f"{seen_by} does not show {describe_cards(missing)}, which "
                             f"{owner} has revealed", concept="hand-revealed")
     check_pile(seen_by, resolved, count, cards, hand=True)
+
+
+def _refused_reveals(world: ScenarioWorld, owner: str) -> list[str]:
+    """The cards ``owner`` asked to reveal in reveals the engine refused."""
+    return [card for _text, kind, action, reply, _before, _after in world.history
+            if kind == "reveal" and action.get("player") == owner
+            and isinstance(reply, Rejected) for card in action.get("cards") or ()]
 
 
 def _extra(have: list[str], allowed: list[str]) -> list[str]:

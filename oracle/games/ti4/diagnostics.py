@@ -138,6 +138,21 @@ def _ability_cards(t: Transition, name: str) -> int:
     return int(_yssaril(t, name)) + int("Neural Motivator" in (entry.get("technologies") or ()))
 
 
+def _cards_in_play(view: Mapping[str, Any]) -> int:
+    return (len(draw_pile(view, DECK)) + len(discard_pile(view, DECK))
+            + sum(len(hand(view, p)) for p in view["players"]) + len(_stack(view)))
+
+
+def cards_conserved(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.3: a drawn card moves from the deck to a hand; a draw makes no card and loses
+    none. (Judged after the reshuffle's own diagnostic, which speaks for a pile it mishandled.)"""
+    t = history[i]
+    before, after = _cards_in_play(t.before), _cards_in_play(t.after)
+    if before != after:
+        return f"the draw left {after} action cards in the game, not {before}"
+    return None
+
+
 def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.1: the status phase deals one card to every player, plus what their abilities
     add (another rule says when: the deal pauses for a decision, then goes on)."""
@@ -149,7 +164,7 @@ def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
         if len(cards) > 1 + _ability_cards(t, player):
             return f"{player} received {len(cards)} cards in the status phase, not one"
     needed = sum(1 + _ability_cards(t, p) for p in gains)
-    if not t.after.get("pending") and _available(t) >= needed:
+    if not t.after.get("pending") and len(draw_pile(t.before, DECK)) >= needed:
         skipped = [p for p, cards in gains.items() if not cards]
         if skipped:
             return f"the status phase dealt no card to {', '.join(skipped)}"
@@ -165,6 +180,11 @@ def deal_order(history: Sequence[Transition], i: int) -> str | None:
     order = list(t.given["initiative"])
     deck = draw_pile(t.before, DECK)
     gains = hands_gained(t)
+    served = [p for p in order if gains.get(p)]
+    if t.after.get("pending") and served != order[:len(served)]:
+        # A deal that paused for a decision has served the first players in the order.
+        return (f"the deal paused after serving {', '.join(served)}, not the first of "
+                f"{', '.join(order)}")
     dealt = [p for p in order if len(gains.get(p, [])) == 1 and _plain_drawer(t, p)]
     total = sum(len(cards) for cards in gains.values())
     if total > len(deck) or any(deck[:total].count(gains[p][0]) != 1 for p in dealt):
@@ -449,6 +469,7 @@ DIAGNOSTICS = (
     Diagnostic("deal-order", deal_order, frozenset({"status_draw"})),
     Diagnostic("politics-draw", politics_draws_two, POLITICS),
     Diagnostic("reshuffle", reshuffled, DRAWS),
+    Diagnostic("draw-from-top", cards_conserved, DRAWS),
     Diagnostic("played-card-leaves-hand", played_card_leaves_hand, frozenset({"play"})),
     Diagnostic("played-card-waits", played_card_waits, frozenset({"play"})),
     Diagnostic("same-name", same_name_once, frozenset({"play"})),
