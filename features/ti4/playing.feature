@@ -299,8 +299,10 @@ Feature: Playing action cards
         | class                                 | situation                                                   | outcome  |
         | window card aimed at specific objects | Alice can play card A                                       | allowed  |
         | window card aimed at specific objects | Alice would play card A when nothing it could target exists | rejected |
+        | window card aimed at specific objects | Alice would play card A when its target does not exist      | rejected |
         | card aimed at specific objects        | Alice can play card A                                       | allowed  |
         | card aimed at specific objects        | Alice would play card A when nothing it could target exists | rejected |
+        | card aimed at specific objects        | Alice would play card A when its target does not exist      | rejected |
 
     Scenario: Repeal Law cannot be played when no law is in play
       Twin: Repeal Law can be played when a law is in play

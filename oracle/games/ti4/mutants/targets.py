@@ -1,13 +1,15 @@
 """Mutants of what a card may target: ti4:note-7, note-8, note-9.
 
 Target rules go wrong by scope: a check made for some kinds of target or card and not
-others, or objects counted that the card could not take.
+others, or for some object of the kind rather than the one the play names. (Counting units
+the card could not take, of another type or the player's own, is no mutant here: another
+check refuses such a play for another reason, so no scenario can see it.)
 """
 
 from __future__ import annotations
 
 from oracle.games.kit import JSON, Rejection
-from oracle.games.ti4.cards import CardFact, CardModel
+from oracle.games.ti4.cards import CardFact
 from oracle.games.ti4.engine import ReferenceEngine as Ref
 from oracle.games.ti4.mutants.base import mutant, returns
 from oracle.mutants import Mutant
@@ -28,10 +30,6 @@ def _self_target_action_cards_only(self: Ref, name: str, fact: CardFact, targets
     return Ref.check_not_self_target(self, name, fact, targets)
 
 
-def _own_units_too(self: Ref, name: str, model: CardModel) -> list[JSON]:
-    return [u for u in self.g.units if self.unit_fits(model, u)]
-
-
 # -- ti4:note-8 ------------------------------------------------------------------------------
 
 
@@ -46,8 +44,20 @@ def _zero_only_for(kind: str):
 # -- ti4:note-9 ------------------------------------------------------------------------------
 
 
-def _any_unit_type(self: Ref, name: str, model: CardModel) -> list[JSON]:
-    return [u for u in self.g.units if self.may_target_owner(name, u["owner"], model.name)]
+def _laws_only(self: Ref, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
+    model = self.model(fact.name)
+    if model is None or model.target != "law":
+        return None
+    return Ref.check_required_objects(self, name, fact, targets)
+
+
+def _some_object_is_enough(self: Ref, name: str, fact: CardFact, targets: JSON
+                           ) -> Rejection | None:
+    """Checks that something of the kind exists, not the object the play names."""
+    model = self.model(fact.name)
+    if model is not None and model.target in ("unit", "law") and model.target in targets:
+        targets = {k: v for k, v in targets.items() if k != model.target}
+    return Ref.check_required_objects(self, name, fact, targets)
 
 
 MUTANTS: tuple[Mutant, ...] = (
@@ -75,10 +85,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("missing_objects_ignored", ("note-9",),
            "a card whose specific targets do not exist may be played for no effect",
            check_required_objects=returns(None)),
-    mutant("any_unit_is_a_target", ("note-9",),
-           "a card that needs a unit of some types is playable when any unit is there",
-           eligible_units=_any_unit_type),
-    mutant("own_units_count_as_targets", ("note-9",),
-           "a card that needs another player's unit is playable on the player's own units",
-           eligible_units=_own_units_too),
+    mutant("objects_checked_for_laws_only", ("note-9",),
+           "only a card aimed at a law needs its object to exist; unit cards are not checked",
+           check_required_objects=_laws_only),
+    mutant("named_target_not_checked", ("note-9",),
+           "a card may be aimed at an object that does not exist if another of its kind does",
+           check_required_objects=_some_object_is_enough),
 )
