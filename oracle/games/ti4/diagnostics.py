@@ -249,7 +249,7 @@ def _limit_problem(t: Transition, view: Mapping[str, Any], modified: bool) -> st
         if count > limit and not any(p.get("count") == limit for p in keep):
             asked = f"asked to keep {keep[0].get('count')}" if keep else "not asked to choose"
             return f"{player} holds {count} cards, over the limit of {limit}, and is {asked}"
-        if count <= limit and keep and not _keep_owed(t.before, player):
+        if count <= limit and keep and (view is t.before or not _keep_owed(t.before, player)):
             return f"{player} holds {count} cards, within the limit of {limit}, and must discard"
     return None
 
