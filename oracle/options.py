@@ -24,7 +24,9 @@ class Option:
     name: str  # "strict_protocol" -> --strict-protocol and --oracle-strict-protocol
     help: str
     metavar: str | None = None
-    kind: str = "value"  # "value" (one), "list" (repeatable), or "flag"
+    kind: str = "value"  # "value" (one), "list" (repeatable), "flag", or "optional" (a
+    #: value that may be left out: ``--NAME`` alone means ``const``)
+    const: Any = None
     type: Callable[[str], Any] = str
     default: Any = None
     #: The command line's default where it differs (rules-oracle run names an engine).
@@ -52,6 +54,8 @@ class Option:
                                   "type": self.type}
         if self.kind == "list":
             kwargs.update(action="append", default=[])
+        elif self.kind == "optional":
+            kwargs.update(nargs="?", const=self.const, default=default)
         else:
             kwargs["default"] = default
         return kwargs
@@ -73,7 +77,20 @@ class Option:
             return [a for v in value or [] for a in (self.pytest_flag, str(v))]
         if value is None or (value == self.default and self.cli_default is None):
             return []
-        return [self.pytest_flag, str(value)]
+        return [f"{self.pytest_flag}={value}"]
+
+    def cli_args(self, value: Any) -> list[str]:
+        """The command-line arguments that give this value (none if it is the default)."""
+        if self.kind == "flag":
+            return [self.cli_flag] if value else []
+        if self.kind == "list":
+            return [a for v in value or [] for a in (self.cli_flag, str(v))]
+        default = self.cli_default if self.cli_default is not None else self.default
+        if value is None or value == default:
+            return []
+        if self.kind == "optional" and value == self.const:
+            return [self.cli_flag]
+        return [self.cli_flag, f"{value:g}" if isinstance(value, float) else str(value)]
 
 
 def _positive(text: str) -> float:
@@ -81,6 +98,22 @@ def _positive(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
     return value
+
+
+def _percent(text: str) -> float:
+    value = float(text.rstrip("%"))
+    if not 0 < value <= 100:
+        raise argparse.ArgumentTypeError(f"must be a share of the rules in per cent, more "
+                                         f"than 0 and at most 100, got {text}")
+    return value
+
+
+def _shard(text: str) -> str:
+    """``K/N``: the K-th of N shards, 1 <= K <= N."""
+    k, sep, n = text.partition("/")
+    if not (sep and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n)):
+        raise argparse.ArgumentTypeError(f"must be K/N with 1 <= K <= N (e.g. 1/4), got {text}")
+    return f"{int(k)}/{int(n)}"
 
 
 def _examples(text: str) -> int:
@@ -119,9 +152,22 @@ CORE_OPTIONS: tuple[Option, ...] = (
            "moves, invariants per rule); findings land under their rule ids", kind="flag"),
     Option("explore_examples", "games Hypothesis tries per invariant when exploring "
            "(default 60)", metavar="N", type=_examples, default=60),
-    Option("explore_out", "write each exploration counterexample as a .feature file here",
-           metavar="DIR"),
+    Option("explore_out", "write each exploration counterexample as a .feature file here "
+           "(needs --explore)", metavar="DIR"),
+    Option("require_coverage", "fail the run (exit 1) unless at least PERCENT of the selected "
+           "testable rules were tested, i.e. are not unsupported or uncovered (default when "
+           "given alone: 100)", metavar="PERCENT", kind="optional", type=_percent, const=100.0),
+    Option("shard", "run only the K-th of N equal parts of the selected scenarios (a CI "
+           "matrix); 'rules-oracle combine' merges the shards' JSON reports into the report "
+           "one run gives", metavar="K/N", type=_shard),
+    Option("all_games", "list every game's rules in the reports, also games no --rule "
+           "selects (by default a run selecting rules lists only their games)", kind="flag"),
 )
+
+#: Options that shape which scenarios run or how, and so belong in a reproduce command.
+#: The others (reports, selection, exploration, shards, requirements) do not.
+NOT_REPRODUCING = frozenset({"rule", "explore", "explore_examples", "explore_out",
+                             "require_coverage", "shard", "all_games"})
 
 
 def run_options() -> tuple[Option, ...]:
@@ -130,6 +176,22 @@ def run_options() -> tuple[Option, ...]:
 
     return CORE_OPTIONS + tuple(Option(f.name, f.help, metavar="PATH")
                                 for f in file_formats())
+
+
+def reproduce_args(values: Mapping[str, Any]) -> list[str]:
+    """The ``rules-oracle run`` options of a run that shape each scenario (engine, features,
+    seed, timeout, strictness, expectations), for a command that reproduces one of them.
+    ``values`` are by option name, as ``read`` gives them."""
+    from oracle.report.formats import file_formats
+
+    skip = NOT_REPRODUCING | {f.name for f in file_formats()}
+    out: list[str] = []
+    for option in run_options():
+        if option.name not in skip:
+            value = values.get(option.name)
+            out += [option.cli_flag, str(value)] if option.name == "engine" \
+                else option.cli_args(value)
+    return out
 
 
 def by_name() -> dict[str, Option]:

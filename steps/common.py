@@ -301,7 +301,7 @@ def _choose(oracle_world: ScenarioWorld, player: str, verb: str, cards: str) -> 
     names = oracle_world.names(spec.cards)
     if spec.hidden or spec.others:
         _, seen = oracle_world.hand(player, player)
-        rest = list(seen)
+        rest = list(seen or [])
         for n in names:
             if n in rest:
                 rest.remove(n)
@@ -335,18 +335,20 @@ def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | N
     if count != true_count:
         raise RuleViolation(f"{seen_by} has {count} card(s), but it holds {true_count}",
                             concept="hand-size-public")
-    leaked = _extra(cards, list(resolved.cards))
-    if leaked and resolved.names_matter:
-        # Cards a refused reveal named were shown by that reveal: the rule about revealing
-        # is broken (a refused action changes nothing), not the one about hidden hands.
-        concept = ("hand-revealed" if not _extra(leaked, _refused_reveals(oracle_world, owner))
-                   else "hand-hidden")
-        raise RuleViolation(f"{seen_by} shows {describe_cards(leaked)}, which {viewer} must "
-                            "not see", concept=concept)
-    missing = _extra(list(resolved.cards), cards)
-    if missing and not _extra(list(resolved.cards), true_cards):
-        raise RuleViolation(f"{seen_by} does not show {describe_cards(missing)}, which "
-                            f"{owner} has revealed", concept="hand-revealed")
+    if cards is not None:  # null: the engine does not say what this viewer sees
+        leaked = _extra(cards, list(resolved.cards))
+        if leaked and resolved.names_matter:
+            # Cards a refused reveal named were shown by that reveal: the rule about
+            # revealing is broken (a refused action changes nothing), not the hidden hand's.
+            concept = ("hand-revealed"
+                       if not _extra(leaked, _refused_reveals(oracle_world, owner))
+                       else "hand-hidden")
+            raise RuleViolation(f"{seen_by} shows {describe_cards(leaked)}, which {viewer} "
+                                "must not see", concept=concept)
+        missing = _extra(list(resolved.cards), cards)
+        if missing and not _extra(list(resolved.cards), true_cards or []):
+            raise RuleViolation(f"{seen_by} does not show {describe_cards(missing)}, which "
+                                f"{owner} has revealed", concept="hand-revealed")
     check_pile(seen_by, resolved, count, cards, hand=True)
 
 

@@ -1,17 +1,26 @@
-"""Helpers for testing the oracle from the outside: run it as a user would."""
+"""Helpers for testing the oracle from the outside: run it as a user would.
+
+Most tests run ``rules-oracle ARGS`` in this process (``oracle``): the same ``main`` a
+shell would call, with its output captured and the engine modules a test writes forgotten
+afterwards, at a fraction of a subprocess's start-up cost. The few behaviours that only a
+real process shows (signals, a stray conftest on disk, the console script) ask for one with
+``oracle(..., process=True)``.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import settings
+from hypothesis import configuration, settings
 
 pytest_plugins = ["pytester"]
 
@@ -22,9 +31,15 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Hypothesis's own cache goes to a temporary folder, never into the checkout."""
+    configuration.set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis"))
+
+
 @dataclass
 class OracleRun:
-    """What a `rules-oracle run` subprocess did: exit code, output, and its JSON report."""
+    """What a `rules-oracle` command did: exit code, output, and its JSON report."""
 
     code: int
     out: str
@@ -39,20 +54,56 @@ class OracleRun:
         assert self.report is not None, self.out + self.err
         return {r["id"] for r in self.report["rules"] if r["status"] in ("fail", "error")}
 
+    def scenarios(self, status: str | None = None) -> list[dict[str, Any]]:
+        assert self.report is not None, self.out + self.err
+        return [s for r in self.report["rules"] for s in r["scenarios"]
+                if status is None or s["status"] == status]
+
+
+@contextlib.contextmanager
+def _isolated(folder: Path) -> Iterator[None]:
+    """Forget the modules imported from ``folder`` (test engines) and restore sys.path."""
+    path, modules = list(sys.path), set(sys.modules)
+    try:
+        yield
+    finally:
+        sys.path[:] = path
+        for name in set(sys.modules) - modules:
+            file = getattr(sys.modules[name], "__file__", None) or ""
+            if file.startswith(str(folder)):
+                del sys.modules[name]
+
+
+def cli_in_process(folder: Path, argv: list[str]) -> tuple[int, str, str]:
+    from oracle.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with _isolated(folder), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse: --help, --version, a bad option
+            code = exc.code if isinstance(exc.code, int) else 2
+    return int(code), out.getvalue(), err.getvalue()
+
 
 @pytest.fixture
 def oracle(pytester: pytest.Pytester) -> Callable[..., OracleRun]:
-    """Run `rules-oracle ARGS` in a subprocess in a scratch directory, with a JSON report."""
+    """Run `rules-oracle ARGS` in a scratch directory (in this process unless
+    ``process=True``), with a JSON report for `run` unless ``report=False``."""
 
-    def run(*args: str, report: bool = True) -> OracleRun:
+    def run(*args: str, report: bool = True, process: bool = False) -> OracleRun:
         out_path = pytester.path / "report.json"
         if out_path.exists():
             out_path.unlink()
         extra = ["--json", str(out_path)] if report and args[:1] == ("run",) else []
         argv = [*args[:1], *extra, *args[1:]]
-        result = pytester.run(sys.executable, "-m", "oracle.cli", *argv, timeout=600)
+        if process:
+            result = pytester.run(sys.executable, "-m", "oracle.cli", *argv, timeout=600)
+            code, out, err = result.ret, result.stdout.str(), result.stderr.str()
+        else:
+            code, out, err = cli_in_process(pytester.path, argv)
         data = json.loads(out_path.read_text()) if out_path.exists() else None
-        return OracleRun(result.ret, result.stdout.str(), result.stderr.str(), data)
+        return OracleRun(int(code), out, err, data)
 
     return run
 
@@ -65,3 +116,16 @@ def engine_module(pytester: pytest.Pytester) -> Callable[[str, str], Path]:
         return pytester.makepyfile(**{name: source})
 
     return write
+
+
+#: The longest tests (exploration shrinks whole games): started first, so that under
+#: pytest-xdist no worker is left running one of them alone at the end.
+LONG_FIRST = ("test_explore_eu.py", "test_explore.py", "test_node_engine.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
+
+    items.sort(key=rank)  # stable: each file keeps its order

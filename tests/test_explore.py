@@ -58,13 +58,31 @@ def test_every_invariant_cites_catalog_rules(ti4):
         assert inv.rules and set(inv.rules) <= ids, inv
 
 
-def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester):
-    """Found with the mutant's own scenarios deselected; emitted; fails the mutant; passes
-    the reference engine."""
+def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester, monkeypatch):
+    """Found with the mutant's own scenarios deselected; printed as a scenario, not a
+    traceback; emitted; fails the mutant; passes the reference engine. Nothing else is
+    written into the current directory (no .hypothesis/)."""
+    # Why: pytest-benchmark, where the machine has it installed, makes its own
+    # .benchmarks/ folder in every run; that is the plugin's doing, not the oracle's.
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:benchmark")
+    # The Gherkin parse cache lives in ~/.cache/rules-oracle, and pytester makes HOME
+    # the scratch folder: point it elsewhere, as a real user's HOME is.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(pytester.path.parent / "xdg-cache"))
     out = pytester.path / "found"
+    before = sorted(p.name for p in pytester.path.iterdir())
     run = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4:2.1",
                  "--explore", "--explore-examples", "30", "--explore-out", str(out))
     assert run.code == 1, run.out + run.err
+    assert sorted(p.name for p in pytester.path.iterdir()) == sorted(
+        [*before, "found", "report.json"])
+    # Why: about 800 lines of pluggy traceback came before the counterexample.
+    assert "exploration of ti4 found rule violations:" in run.out
+    assert "Scenario: Explored: a depleted deck is reshuffled at once" in run.out
+    assert "pluggy" not in run.out and "hypothesis/" not in run.out
+    assert "explore ti4: [1/" in run.out  # progress: one line per invariant
+    failures = run.out.split("= FAILURES =")[1].split("rules-oracle conformance")[0]
+    assert len(failures.splitlines()) < 80
+    assert "explore eu-pop" not in run.out  # only the selected game is explored
     assert run.status("ti4:2.1") == "pass"
     assert run.status("ti4:note-4") == "fail"  # only exploration ran for note-4
     note4 = next(r for r in run.report["rules"] if r["id"] == "ti4:note-4")

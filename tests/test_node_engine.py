@@ -150,25 +150,19 @@ def test_random_sessions_agree_with_the_reference_engine(node):
 @needs_node
 @pytest.mark.skipif(not _cmd_engines_supported(),
                     reason="cmd: engines not supported by this oracle yet")
-def test_the_whole_ti4_suite_passes_over_the_pipe(tmp_path):
+def test_the_whole_ti4_suite_passes_over_the_pipe(oracle):
     from oracle.suite.games import discover_games
 
     ti4_ids = discover_games()["ti4"].catalog.ids()
-    report_path = tmp_path / "r.json"
     command = f"{shlex.quote(NODE)} {shlex.quote(str(ENGINE_JS))}"
-    argv = [sys.executable, "-m", "oracle.cli", "run", "--strict-protocol",
-            "--engine", f"cmd:{command}", "--json", str(report_path)]
-    for rule in ti4_ids:
-        argv += ["--rule", rule]
-    result = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=600)
-    assert report_path.exists(), result.stdout + result.stderr
-    report = json.loads(report_path.read_text())
-    rules = {r["id"]: r for r in report["rules"] if r["id"].startswith("ti4:")}
-    assert list(rules) == ti4_ids, result.stdout
+    run = oracle("run", "--strict-protocol", "--engine", f"cmd:{command}", "--rule", "ti4")
+    assert run.report is not None, run.out + run.err
+    rules = {r["id"]: r for r in run.report["rules"]}
+    assert list(rules) == ti4_ids, run.out
     for rule_id, rule in rules.items():
         if rule_id == "ti4:note-11":
             assert rule["status"] == "untestable"
         else:
-            assert rule["status"] == "pass", (rule, result.stdout[-3000:])
+            assert rule["status"] == "pass", (rule, run.out[-3000:])
             assert rule["scenarios"] and all(s["status"] == "pass" for s in rule["scenarios"])
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert run.code == 0, run.out + run.err

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,8 @@ def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
 
 
 def test_loader_finds_every_schema_by_either_name() -> None:
-    assert schemas.schema_names() == ["reply", "report", "request", "view"]
+    assert schemas.schema_names() == ["matrix", "reply", "report", "request",
+                                      "view"]
     assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
     with pytest.raises(FileNotFoundError, match="request"):
         schemas.load_schema("nope")
@@ -106,8 +108,9 @@ def test_relative_ref_to_view_resolves_offline() -> None:
 
 
 def doc_examples() -> list[JSON]:
-    """The ```json blocks of docs/protocol.md, parsed."""
-    blocks = re.findall(r"^```json\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S)
+    """The ```json blocks of docs/protocol.md (indented ones too), parsed."""
+    blocks = re.findall(r"^[ \t]*```json\n(.*?)^[ \t]*```", DOC.read_text(encoding="utf-8"),
+                        re.M | re.S)
     assert blocks, f"no ```json examples found in {DOC}"
     return [json.loads(block) for block in blocks]
 
@@ -163,7 +166,7 @@ SESSION: list[tuple[JSON, str]] = [
                               "targets": {"law": "Minister of Commerce"}}}, "rejected"),
     ({"op": "act", "action": {"type": "reveal", "player": "Alice", "cards": ["Sabotage"]}},
      "accepted"),
-    ({"op": "act", "action": {"type": "resolve"}}, "rejected"),
+    ({"op": "act", "action": {"type": "resolve"}}, "accepted"),
     ({"op": "act", "action": {"type": "window", "window": "At the start of a combat round"}},
      "accepted"),
     ({"op": "act", "action": {"type": "end_turn", "player": "Alice"}}, "accepted"),
@@ -385,3 +388,143 @@ def test_game_specific_action_types_are_open() -> None:
     ]:
         assert errors(REQUEST, {"op": "act", "action": action}) == [], action
 
+
+# -- 4. strict mode's compiled check says what jsonschema says ----------------------------------
+
+
+def _mutations(message: Any) -> st.SearchStrategy[Any]:
+    """A message with one value somewhere replaced, or one key removed or added."""
+    if isinstance(message, dict) and message:
+        return st.sampled_from(sorted(message)).flatmap(lambda key: st.one_of(
+            _mutations(message[key]).map(lambda v, k=key: {**message, k: v}),
+            st.just({k: v for k, v in message.items() if k != key}),
+            json_values.map(lambda v, k=key: {**message, k: v}),
+            st.tuples(st.text(max_size=5), json_values).map(
+                lambda kv: {**message, kv[0]: kv[1]}),
+        ))
+    if isinstance(message, list) and message:
+        return st.integers(0, len(message) - 1).flatmap(lambda i: st.one_of(
+            _mutations(message[i]).map(lambda v, i=i: [*message[:i], v, *message[i + 1:]]),
+            st.just(message[:i] + message[i + 1:]),
+        ))
+    return st.one_of(st.just(message), json_values, st.sampled_from([1.0, True, 0, -1, ""]))
+
+
+SESSION_REQUESTS = st.sampled_from([request for request, _ in SESSION])
+
+
+def _session_replies() -> list[JSON]:
+    """The reference engine's replies to the session: every kind, views included."""
+    engine = factory()
+    return [engine.handle(json.loads(json.dumps(request))) for request, _ in SESSION]
+
+
+SESSION_REPLIES = st.sampled_from(_session_replies())
+
+
+def test_every_schema_compiles_for_strict_mode() -> None:
+    """Strict mode's fast path exists: a schema that stops compiling would make it slow."""
+    for name in schemas.schema_names():
+        assert schemas.compiled(name) is not None, name
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=SESSION_REQUESTS.flatmap(_mutations) | SESSION_REQUESTS | json_values)
+def test_compiled_request_check_agrees_with_jsonschema(data: Any) -> None:
+    assert schemas.compiled("request")(data) == REQUEST.is_valid(data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=SESSION_REPLIES.flatmap(_mutations) | near_valid | reply_like | json_values)
+def test_compiled_reply_check_agrees_with_jsonschema(data: Any) -> None:
+    assert schemas.compiled("reply")(data) == REPLY.is_valid(data)
+
+
+@pytest.mark.parametrize("value", [1, 1.0, True, 0, False, None, "1", [1], {"a": 1}, 2.5])
+def test_compiled_types_and_equality_are_jsonschemas(value: Any) -> None:
+    """Where Python and JSON disagree (``True == 1``, ``1.0`` an integer), the compiled check
+    sides with jsonschema."""
+    from oracle.protocol.compiled import compile_schema
+
+    for schema in ({"const": 1}, {"enum": [1, "1", None]}, {"const": True},
+                   {"type": "integer"}, {"type": "number"}, {"type": ["null", "boolean"]},
+                   {"minimum": 1}, {"oneOf": [{"type": "integer"}, {"type": "number"}]}):
+        document = {"$id": "https://x.invalid/s.json", **schema}
+        check = compile_schema({document["$id"]: document}, document["$id"])
+        assert check is not None
+        assert check(value) == Draft202012Validator(document).is_valid(value), (schema, value)
+
+
+def _a_report() -> JSON:
+    """A real report: the TI4 catalog, one scenario passing and one failing."""
+    from oracle.report import ScenarioVerdict, Status, build_report
+    from oracle.suite.games import discover_games
+
+    catalog = discover_games()["ti4"].catalog
+    verdicts = [ScenarioVerdict("draws", "ti4", ("ti4:2.1",), Status.PASS, "ti4/d.feature:3"),
+                ScenarioVerdict("limit", "ti4", ("ti4:2.4",), Status.FAIL, "ti4/h.feature:9",
+                                "too many", 0.25, (("name", "e"),))]
+    return build_report([catalog], verdicts, {"spec": "reference", "seed": 0}).to_json()
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.just(_a_report()).flatmap(_mutations))
+def test_compiled_report_check_agrees_with_jsonschema(data: Any) -> None:
+    assert schemas.compiled("report")(data) == schemas.validator("report").is_valid(data)
+# -- 5. the capabilities table -----------------------------------------------------------------
+
+
+def test_every_capability_a_bundled_engine_declares_is_in_the_capabilities_table() -> None:
+    """An adapter writer learns from the page what each capability gates; a capability the
+    bundled engines declare but the page does not explain would send them to the code."""
+    from oracle.engines.kinds import load_factory
+    from oracle.suite.games import discover_games
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("\n## Capabilities\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    named = {c for row in rows for c in re.findall(r"`([\w-]+/[^`]+)`", row.split("|")[1])}
+    for game in discover_games().values():
+        patterns = [re.escape(c).replace("GAME", re.escape(game.id)).replace("NAME", ".+")
+                    for c in named]
+        engine = load_factory(game.reference_engine)()
+        declared = engine.handle({"op": "describe"})["engine"]["capabilities"]
+        missing = [c for c in declared if not any(re.fullmatch(p, c) for p in patterns)]
+        assert missing == [], f"{game.id}: not in docs/protocol.md, Capabilities: {missing}"
+
+
+# -- 6. what the page promises about the scenarios ---------------------------------------------
+
+DRAWING = re.compile(r"draws \w+ \w+ cards?|status phase step|ability of Politics")
+
+
+def test_no_scenario_draws_from_or_looks_at_a_deck_it_leaves_out() -> None:
+    """docs/protocol.md, "setup": an engine that cannot hold a whole deck starts with what it
+    can hold, because a scenario that leaves a deck out never draws from it, and looks at its
+    draw pile only to check what a new game's deck holds (a scenario with no action). One
+    that did more would judge such engines on a deck they were never given."""
+    from oracle.suite.features import read_feature
+    from oracle.suite.games import discover_games
+
+    broken = []
+    for game in discover_games().values():
+        for path in sorted(game.folder.glob("*.feature")):
+            for scenario in read_feature(path).scenarios:
+                for lines in scenario.rendered():
+                    broken += _deck_left_out_but_used(path.name, scenario.name, lines)
+    assert broken == []
+
+
+def _deck_left_out_but_used(where: str, name: str, lines: Sequence[Any]) -> list[str]:
+    steps = [line.text for line in lines]
+    given = [line.text for line in lines if line.kind == "given"]
+    decks = {m.group(1) for t in given if (m := re.match(r"the (\w+) (?:deck|discard pile) is", t))}
+    new_game = not any(line.kind == "when" for line in lines)  # what a new game's deck holds
+    found = []
+    for i, text in enumerate(steps):
+        m = re.match(r"the (\w+) deck is", text)
+        if m and text not in given and m.group(1) not in decks and not new_game:
+            found.append(f"{where}: {name}: {text}")
+        if DRAWING.search(text) and not decks and steps[i + 1:i + 2] != ["the action is rejected"]:
+            found.append(f"{where}: {name}: {text}")
+    return found

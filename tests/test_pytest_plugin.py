@@ -14,7 +14,7 @@ def factory():
 
 def test_pytest_option_runs_the_bundled_suite(pytester, engine_module):
     engine_module("myengine", ENGINE)
-    result = pytester.runpytest_subprocess("--oracle-engine=myengine:factory",
+    result = pytester.runpytest_inprocess("--oracle-engine=myengine:factory",
                                            "--oracle-json=r.json", "-p", "no:cacheprovider",
                                            "--oracle-rule=ti4")
     assert result.ret == 0, result.stdout.str()
@@ -28,14 +28,14 @@ def test_pytest_option_runs_the_bundled_suite(pytester, engine_module):
 def test_ini_setting_names_the_engine(pytester, engine_module):
     engine_module("myengine", ENGINE)
     pytester.makeini("[pytest]\noracle_engine = myengine:factory\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--oracle-rule=ti4:note-4")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--oracle-rule=ti4:note-4")
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines(["*2 passed*"])
 
 
 def test_the_plugin_is_inert_without_an_engine(pytester):
     pytester.makepyfile(test_plain="def test_ok():\n    assert True\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*1 passed*"])
     result.stdout.no_fnmatch_line("*rules-oracle conformance*")
@@ -43,15 +43,17 @@ def test_the_plugin_is_inert_without_an_engine(pytester):
 
 def test_a_rule_mark_selects_scenarios_with_m(pytester, engine_module):
     engine_module("myengine", ENGINE)
-    result = pytester.runpytest_subprocess("--oracle-engine=myengine:factory",
+    result = pytester.runpytest_inprocess("--oracle-engine=myengine:factory",
                                            "-p", "no:cacheprovider", "-m", "rule", "-q")
     assert result.ret == 0
     result.stdout.fnmatch_lines(["*59 passed*"])
 
 
 def test_rules_oracle_run_works_in_a_repo_with_its_own_conftest(oracle, pytester):
-    pytester.makeconftest("import pytest\n")
+    """`rules-oracle run` reads no conftest.py of the current directory (its --help says
+    so): one that would fail to import changes nothing. A real process, as a user runs it."""
+    pytester.makeconftest("raise RuntimeError('the user conftest was loaded')\n")
     pytester.mkpydir("sub").joinpath("conftest.py").write_text("X = 1\n")
-    run = oracle("run", "--rule", "ti4:2.3")
+    run = oracle("run", "--rule", "ti4:2.3", process=True)
     assert run.code == 0, run.out + run.err
     assert run.status("ti4:2.3") == "pass"

@@ -1,35 +1,194 @@
 """`rules-oracle smoke`: a new adapter's first conversation, checked and explained.
 
-Why from the outside: the command's whole job is what its author reads and its exit
-status, so these tests run it as a subprocess and read both.
+Why these cases: smoke is the first thing an engine developer runs, so it must judge the
+protocol fairly and never the rules. An honest adapter that answers `unsupported`, and an
+engine with no rules at all, must pass; a broken protocol (a view without decks, a
+rejection that changed the game, an unknown action type treated as an error) must fail,
+saying which section of docs/protocol.md to read. Most cases run smoke in-process on a small
+engine object; the command itself is run once per behaviour only it has (the pipe, the exit
+status, stdout pollution, a bad spec).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from oracle.cli import main
+from oracle.engines import EngineClient
+from oracle.engines.smoke import SECTIONS, SmokeResult, render, smoke_client
+from oracle.games.ti4.engine import factory as reference
+from oracle.suite.games import discover_games
+
 PY = shlex.quote(sys.executable)
 SERVE = f"cmd:{PY} -m oracle.pipe serve"
+GAMES = discover_games()
+TI4 = {"ti4": GAMES["ti4"]}
+DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
-SLOPPY = '''
-"""A first attempt at an adapter: it logs to stdout, and lets anyone play anything."""
-from oracle.games.ti4.engine import factory as reference
+JSON = dict[str, Any]
 
-def factory():
-    engine = reference()
-    inner = engine.handle
-    def handle(request):
-        if request.get("op") == "act" and request["action"].get("type") == "play":
-            return {"reply": "accepted"}
-        if request.get("op") == "observe" and request.get("viewer") is None:
-            return {"reply": "view", "view": {"players": {}}}
-        return inner(request)
-    engine.handle = handle
-    return engine
-'''
+
+class NoRules:
+    """An engine with no rules at all: it carries out every well-formed action. Smoke must
+    pass it, because smoke judges the protocol and never what the rules allow."""
+
+    def __init__(self) -> None:
+        self.hands: dict[str, list[str]] = {}
+        self.decks: dict[str, JSON] = {}
+
+    def handle(self, request: JSON) -> JSON:
+        op = request["op"]
+        if op == "describe":
+            return {"reply": "described", "engine": {
+                "name": "no rules", "version": "1", "protocol": 1, "games": [{"game": "ti4"}],
+                "capabilities": ["ti4/draw", "ti4/play"]}}
+        if op == "setup":
+            state = request["state"]
+            self.hands = {p["name"]: list(p.get("hand", [])) for p in state["players"]}
+            self.decks = {d: {"draw": list(p["draw"]), "discard": list(p["discard"])}
+                          for d, p in state.get("decks", {}).items()}
+            return {"reply": "ready"}
+        if op == "observe":
+            return {"reply": "view", "view": self.view(request["viewer"])}
+        if op == "choose":
+            return {"reply": "rejected", "reason": "no decision is pending"}
+        return self.act(request["action"])
+
+    def act(self, action: JSON) -> JSON:
+        if action["type"] not in ("draw", "play"):
+            return {"reply": "unsupported", "reason": f"no action type {action['type']!r}"}
+        if action["player"] not in self.hands:
+            return {"reply": "errored", "message": f"unknown player {action['player']!r}"}
+        if action["type"] == "draw":
+            deck = self.decks[action["deck"]]
+            for _ in range(action["count"]):
+                if deck["draw"]:
+                    self.hands[action["player"]].append(deck["draw"].pop(0))
+        else:  # any card, from anybody's hand or none: this engine has no rules
+            self.decks["action"]["discard"].insert(0, action["card"])
+        return {"reply": "accepted"}
+
+    def view(self, viewer: str | None) -> JSON:
+        return {
+            "players": {n: {"hand": {"count": len(h),
+                                     "cards": list(h) if viewer in ("*", n) else []}}
+                        for n, h in self.hands.items()},
+            "decks": {d: {"draw": {"count": len(p["draw"]),
+                                   **({"cards": list(p["draw"])} if viewer == "*" else {})},
+                          "discard": list(p["discard"])} for d, p in self.decks.items()},
+        }
+
+
+class Skeleton:
+    """What `rules-oracle new-adapter` writes: unsupported for everything but describe."""
+
+    def handle(self, request: JSON) -> JSON:
+        if request["op"] == "describe":
+            return {"reply": "described", "engine": {
+                "name": "skeleton", "version": "0", "protocol": 1, "games": [{"game": "ti4"}],
+                "capabilities": []}}
+        return {"reply": "unsupported", "reason": f"{request['op']} is not written yet"}
+
+
+def run(engine: Any, games: dict = TI4) -> tuple[SmokeResult, str]:
+    result = smoke_client(EngineClient(engine, type(engine).__name__), games)
+    return result, render([result])
+
+
+def failed(result: SmokeResult) -> list[str]:
+    return [c.title for c in result.checks if not c.ok]
+
+
+def test_the_reference_engine_passes_and_the_json_exchanged_is_printed():
+    result, out = run(reference())
+    assert failed(result) == [], out
+    assert "ok    handshake" in out and out.endswith("checks, all ok\n")
+    # The conversation as JSON, one message a line, requests and replies alternating.
+    assert '-> {"op": "describe"}\n<- {"reply": "described", "engine": {"name": ' in out
+    assert '-> {"op": "observe", "viewer": null}\n<- {"reply": "view", "view": {' in out
+    assert "Unsupported(" not in out and "View(" not in out  # no Python reprs
+
+
+def test_an_engine_with_no_rules_passes_because_smoke_never_judges_the_rules():
+    result, out = run(NoRules())
+    assert failed(result) == [], out
+    assert "ok    ti4: a draw is answered" in out
+
+
+def test_unsupported_is_a_valid_answer_to_every_request_but_the_handshake():
+    result, out = run(Skeleton())
+    assert failed(result) == [], out
+    assert "every scenario that needs a capability will be reported unsupported" in out
+    assert "Every scenario of ti4 will be unsupported until setup answers ready" in out
+
+
+class BrokenView(NoRules):
+    """A spectator's view without decks: a protocol error, whatever the rules."""
+
+    def view(self, viewer: str | None) -> JSON:
+        view = super().view(viewer)
+        return {"players": view["players"]} if viewer is None else view
+
+
+class LeakyRejection(NoRules):
+    """Rejects every draw, but only after taking the card."""
+
+    def act(self, action: JSON) -> JSON:
+        reply = super().act(action)
+        return {"reply": "rejected", "reason": "no"} if action["type"] == "draw" \
+            and reply["reply"] == "accepted" else reply
+
+
+class ErrorsOnUnknownTypes(NoRules):
+    def act(self, action: JSON) -> JSON:
+        if action["type"] not in ("draw", "play"):
+            return {"reply": "errored", "message": f"what is {action['type']!r}?"}
+        return super().act(action)
+
+
+class Mute(Skeleton):
+    def handle(self, request: JSON) -> JSON:
+        reply = super().handle(request)
+        return {**reply, "reason": ""} if reply["reply"] == "unsupported" else reply
+
+
+@pytest.mark.parametrize("engine, check, section", [
+    (BrokenView(), "ti4: the view as a spectator (null) has every player and deck", "observe"),
+    (LeakyRejection(), "ti4: rejecting 'draw' changed nothing", "Replies: a closed set"),
+    (ErrorsOnUnknownTypes(), "ti4: an action type the engine does not know is unsupported",
+     "act"),
+    (Mute(), "unsupported replies say why", "Replies: a closed set"),
+], ids=lambda v: type(v).__name__ if not isinstance(v, str) else "")
+def test_a_protocol_mistake_fails_naming_the_section_to_read(engine, check, section):
+    result, out = run(engine)
+    assert check in failed(result), out
+    block = out.split(f"FAIL  {check}\n", 1)[1].split("\n" + "FAIL", 1)[0]
+    assert "fix: " in block and f'read: docs/protocol.md, section "{section}"' in block, block
+
+
+def test_a_schema_violation_is_named():
+    result, out = run(BrokenView())
+    assert "replies fit the JSON Schemas (oracle/protocol/schemas/v1)" in failed(result)
+    assert "'decks' is a required property" in out
+
+
+def test_every_section_smoke_points_to_is_a_heading_of_the_protocol_page():
+    headings = set(re.findall(r"^#+ (.+)$", DOC.read_text(encoding="utf-8"), re.M))
+    assert set(SECTIONS) <= headings, set(SECTIONS) - headings
+
+
+def test_over_a_pipe_the_command_passes_a_good_engine(oracle):
+    run_ = oracle("smoke", "--engine", f"{SERVE} reference:ti4")
+    assert run_.code == 0, run_.out + run_.err
+    assert "FAIL" not in run_.out and "all ok" in run_.out
+    assert '<- {"reply": "ready"}' in run_.out
+
 
 NOISY = '''
 import sys
@@ -40,42 +199,46 @@ for line in sys.stdin:
 '''
 
 
-@pytest.mark.parametrize("spec", ["reference:ti4", f"{SERVE} reference:ti4"])
-def test_a_good_engine_passes_every_check(oracle, spec):
-    run = oracle("smoke", "--engine", spec)
-    assert run.code == 0, run.out + run.err
-    assert "FAIL" not in run.out
-    assert "ok    handshake" in run.out and "all ok" in run.out
-    assert "ok    ti4: refuses: Alice plays" in run.out
-
-
-def test_a_sloppy_adapter_is_told_what_is_wrong_and_how_to_fix_it(oracle, engine_module):
-    engine_module("sloppy", SLOPPY)
-    run = oracle("smoke", "--engine", f"{SERVE} sloppy:factory")
-    assert run.code == 1, run.out + run.err
-    out = run.out
-    assert "ok    ti4: setup" in out
-    assert "FAIL  ti4: refuses: Alice plays" in out
-    assert "fix: reject playing a card that is not in the player's hand" in out
-    assert "FAIL  ti4: a spectator sees no hand" in out
-    assert "FAIL  replies fit the JSON Schemas" in out and "'decks' is a required property" in out
-
-
 def test_logging_to_stdout_is_caught_at_the_handshake(oracle, pytester):
     (pytester.path / "noisy.py").write_text(NOISY)
-    run = oracle("smoke", "--engine", f"cmd:{PY} noisy.py", "--timeout", "5")
-    assert run.code == 1, run.out + run.err
-    assert "FAIL  handshake" in run.out
-    assert "'engine 1.0 starting'" in run.out and "write logs to stderr" in run.out
-    assert "1 checks, 1 failed" in run.out
+    run_ = oracle("smoke", "--engine", f"cmd:{PY} noisy.py", "--timeout", "5")
+    assert run_.code == 1, run_.out + run_.err
+    assert "FAIL  handshake" in run_.out
+    assert "engine 1.0 starting" in run_.out and "write logs to stderr" in run_.out
+    assert 'read: docs/protocol.md, section "Over a pipe"' in run_.out
+    assert "1 checks, 1 failed" in run_.out
 
 
 @pytest.mark.parametrize("args, says", [
     (["--engine", "cmd:no-such-engine-xyz"], "is not on PATH"),
     (["--engine", "nonsense"], "is not an engine spec"),
-    (["--engine", "reference", "--timeout", "-1"], "must be a positive number"),
 ])
-def test_a_bad_spec_is_exit_2(oracle, args, says):
-    run = oracle("smoke", *args)
-    assert run.code == 2
-    assert says in run.err
+def test_a_bad_spec_is_exit_2(capsys, args, says):
+    assert main(["smoke", *args]) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_a_bad_timeout_is_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["smoke", "--engine", "reference", "--timeout", "-1"])
+    assert exit_.value.code == 2
+    assert "must be a positive number" in capsys.readouterr().err
+
+
+class OneCard(NoRules):
+    """Models one card: smoke's minimal state is made of it, as the scenarios' would be."""
+
+    def handle(self, request: JSON) -> JSON:
+        reply = super().handle(request)
+        if request["op"] == "describe":
+            reply["engine"]["capabilities"].append("ti4/card/Sabotage")
+        return reply
+
+
+def test_the_minimal_state_uses_the_cards_the_engine_declares():
+    result, out = run(OneCard())
+    assert failed(result) == [], out
+    setup = next(request for request, _ in result.transcript if request["op"] == "setup")
+    state = setup["state"]
+    assert [p["hand"] for p in state["players"]] == [["Sabotage"], ["Sabotage"]]
+    assert state["decks"]["action"]["draw"] == ["Sabotage", "Sabotage"]

@@ -794,9 +794,12 @@ def test_while_a_card_is_being_played_only_responses_and_resolve_are_allowed(
     reject_case(engine, "ti4:2.7", **action)
 
 
-def test_resolve_with_nothing_being_played_is_rejected() -> None:
+def test_resolve_with_nothing_being_played_is_accepted_and_changes_nothing() -> None:
+    """docs/protocol.md, act: every player may always pass."""
     engine = setup(combat_table())
-    reject_case(engine, None, type="resolve")
+    before = view(engine)
+    accepted(act(engine, type="resolve"))
+    assert view(engine) == before
 
 
 # -- the same-name rule -------------------------------------------------------------------------

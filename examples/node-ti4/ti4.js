@@ -972,10 +972,12 @@ class Ti4Engine {
     this.emit('playing', { player: name, card: fact.name, targets });
   }
 
-  /** ti4:2.7, ti4:2.8: everyone passes; cards resolve last played first. */
+  /**
+   * ti4:2.7, ti4:2.8: everyone passes; cards resolve last played first. With nothing being
+   * played, passing changes nothing and is allowed (docs/protocol.md, act).
+   */
   actResolve() {
     const game = this.game;
-    if (!game.beingPlayed.length) reject('no card is being played');
     while (game.beingPlayed.length) {
       const record = game.beingPlayed.pop();
       if (record.cancelled) {

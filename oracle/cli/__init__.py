@@ -1,32 +1,57 @@
 """``rules-oracle``: the command engine developers put in CI.
 
+``rules-oracle matrix`` runs several engines and tabulates them (``oracle.cli.matrix``).
 ``rules-oracle run`` is pytest with the oracle turned on and nothing of the current
-directory's pytest configuration in the way: the bundled features, the chosen engine, the
-per-rule table. Its options are the pytest plugin's, generated from one table
-(``oracle.options``). Exit status: 0 every applicable rule conforms, 1 some rule fails or
-errors, 2 usage or configuration error.
+directory's pytest configuration in the way (no ini file, no ``conftest.py``, no cache):
+the bundled features, the chosen engine, the per-rule table. Its options are the pytest
+plugin's, generated from one table (``oracle.options``). Exit statuses: one table,
+``oracle.report.judge.EXIT_TABLE``, printed by ``rules-oracle run --help``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
 from oracle import options
 from oracle.engines import EngineSpec, EngineSpecError
+from oracle.report.judge import EXIT_TABLE, Exit
 
+#: pytest's exit statuses as ``rules-oracle run`` reports them (see EXIT_TABLE). pytest's
+#: "interrupted" without a Ctrl-C is an error while collecting: a configuration error.
 EXIT_CODES = {
-    pytest.ExitCode.OK: 0,
-    pytest.ExitCode.TESTS_FAILED: 1,
-    pytest.ExitCode.INTERRUPTED: 2,
-    pytest.ExitCode.INTERNAL_ERROR: 3,
-    pytest.ExitCode.USAGE_ERROR: 2,
-    pytest.ExitCode.NO_TESTS_COLLECTED: 2,
+    pytest.ExitCode.OK: Exit.OK,
+    pytest.ExitCode.TESTS_FAILED: Exit.FAILED,
+    pytest.ExitCode.INTERRUPTED: Exit.USAGE,
+    pytest.ExitCode.INTERNAL_ERROR: Exit.INTERNAL,
+    pytest.ExitCode.USAGE_ERROR: Exit.USAGE,
+    pytest.ExitCode.NO_TESTS_COLLECTED: Exit.NOTHING_TESTED,
+    Exit.INTERRUPTED: Exit.INTERRUPTED,
 }
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    from oracle.protocol import PROTOCOL_VERSION
+
+    def of(name: str) -> str:
+        try:
+            return installed(name)
+        except PackageNotFoundError:
+            return "?"
+
+    return (f"rules-oracle {of('rules-oracle')} (adapter protocol {PROTOCOL_VERSION}; "
+            f"pytest {of('pytest')}, pytest-bdd {of('pytest-bdd')}, "
+            f"hypothesis {of('hypothesis')}, python {sys.version.split()[0]})")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,35 +60,47 @@ def _parser() -> argparse.ArgumentParser:
         description="Run board-game rules, written as Gherkin scenarios, against an engine "
                     "and report conformance rule by rule.",
     )
+    parser.add_argument("--version", action="version", version=version())
     sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="run the scenarios against an engine",
-                         description="Run every bundled game's scenarios (or the selected "
-                                     "rules) and print the per-rule table. Arguments after "
-                                     "'--' go to pytest (e.g. -- -n 2 for pytest-xdist).")
+    run = sub.add_parser(
+        "run", help="run the scenarios against an engine",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run every bundled game's scenarios (or the selected rules) and print "
+                    "the per-rule table. The current directory's pytest configuration is "
+                    "not used: no ini file, no conftest.py, no .pytest_cache (use plain "
+                    "'pytest --oracle-engine=...' for that). Arguments after '--' go to "
+                    "pytest (e.g. -- -n 2 for pytest-xdist).",
+        epilog=EXIT_TABLE)
     for option in options.run_options():
         option.add_to_cli(run)
     run.add_argument("-k", dest="keyword", metavar="EXPR",
                      help="only scenarios whose test name matches (pytest -k)")
+    loud = run.add_mutually_exclusive_group()
+    loud.add_argument("-q", "--quiet", action="store_true",
+                      help="no progress; the table lists only the rules that do not pass")
+    loud.add_argument("-v", "--verbose", action="store_true",
+                      help="one line per scenario as it runs")
     run.add_argument("pytest_args", nargs=argparse.REMAINDER,
                      help="after '--': more pytest arguments")
     selftest = sub.add_parser(
         "selftest", help="run every mutant engine and print the kill matrix",
         description="Run the suite against every bundled mutant (a reference engine broken "
                     "on purpose) and check that the report flags exactly the rules each "
-                    "breaks. Exit 0 only if every mutant is killed with no false flags.")
+                    "breaks. Exit 0 only if every mutant is killed with no false flags; 130 "
+                    "when interrupted.")
     selftest.add_argument("--json", metavar="PATH", help="write the kill matrix as JSON")
     selftest.add_argument("--features", action="append", default=[], metavar="DIR",
                           help="another folder of game folders (with their own mutants)")
     selftest.add_argument("--game", action="append", default=[], metavar="ID",
                           help="only this game's mutants (repeatable; default: every game)")
-    expect = sub.add_parser(
-        "expectations", help="write a known-failures file from a run's JSON report",
-        description="List every rule a JSON report flags as a known failure, ready to commit "
-                    "in the engine's repository and pass to 'run --expectations'.")
-    expect.add_argument("--from", dest="source", required=True, metavar="REPORT",
-                        help="the JSON report of a run (rules-oracle run --json)")
-    expect.add_argument("--out", metavar="PATH",
-                        help="write here (default: print to standard output)")
+    selftest.add_argument("--every-scenario", action="store_true",
+                          help="run every scenario on every mutant, not only those that "
+                               "reach a method the mutant replaces (slower, same matrix)")
+    selftest.add_argument("-q", "--quiet", action="store_true",
+                          help="no line per mutant while it runs")
+    from oracle.cli.reports import add_commands
+
+    add_commands(sub)
     smoke = sub.add_parser(
         "smoke", help="check a new adapter's handshake and a few basic calls",
         description="Talk to an engine briefly (handshake, a minimal setup, observe as a "
@@ -73,8 +110,14 @@ def _parser() -> argparse.ArgumentParser:
     smoke_options = options.by_name()
     for name in ("engine", "timeout", "features"):
         smoke_options[name].add_to_cli(smoke)
+    from oracle.cli import matrix
+
+    matrix.add_parser(sub)
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
+    from oracle.cli import scaffold
+
+    scaffold.add_parser(sub)
     return parser
 
 
@@ -113,60 +156,93 @@ def run_smoke(ns: argparse.Namespace) -> int:
         print(f"rules-oracle: {exc}", file=sys.stderr)
         return 2
     print(render(results), end="")
-    return 0 if all(c.ok for _, checks in results for c in checks) else 1
-
-
-def write_expectations(source: str, out: str | None) -> int:
-    """``rules-oracle expectations --from r.json``: known failures from a report."""
-    from pathlib import Path
-
-    from oracle.report import ReportFileError, load_report
-    from oracle.report.expectations import from_report
-
-    try:
-        report = load_report(Path(source))
-    except ReportFileError as exc:
-        print(f"rules-oracle expectations: {exc}", file=sys.stderr)
-        return 2
-    text = from_report(report)
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
-        print(f"expectations written to {out}")
-    else:
-        print(text, end="")
-    return 0
+    return 0 if all(result.ok for result in results) else 1
 
 
 def pytest_args(ns: argparse.Namespace) -> list[str]:
-    """The pytest command line that ``rules-oracle run`` stands for."""
-    args = ["-c", os.devnull, "--rootdir", os.getcwd(), "-p", "no:cacheprovider", "-q",
-            *options.pytest_args(vars(ns))]
-    if ns.keyword:
-        args += ["-k", ns.keyword]
+    """The pytest command line that ``rules-oracle run`` stands for: no ini file, no
+    conftest.py and no cache of the current directory, so nothing of it is read or written.
+
+    Two things pytest would do by default cost a one-rule run most of its start-up and give
+    nothing here (``benchmarks/run.py`` measures it): rewriting the asserts of every plugin
+    module (pytest-bdd, xdist, hypothesis, and the whole ``oracle`` package when installed
+    non-editable), which is redone on every run wherever bytecode is not written
+    (``PYTHONDONTWRITEBYTECODE``, read-only installs); and Hypothesis's pytest plugin, which
+    imports all of Hypothesis in its terminal summary. Verdicts never rest on a bare
+    ``assert`` (the oracle raises its own exceptions), so ``--assert=plain``; Hypothesis's
+    plugin is left out unless the run explores or passes it options, and pytest-xdist's
+    unless pytest arguments (``-- -n 2``) or ``PYTEST_ADDOPTS`` could ask for it.
+    """
     extra = list(ns.pytest_args)
     if extra[:1] == ["--"]:
         extra = extra[1:]
+    quiet = ["-qq"] if ns.quiet else ["-v"] if ns.verbose else ["-q"]
+    args = ["-c", os.devnull, "--rootdir", os.getcwd(), "--noconftest",
+            "-p", "no:cacheprovider", *quiet, "--assert=plain"]
+    if not ns.oracle_explore and not any(a.startswith("--hypothesis") for a in extra):
+        args += ["-p", "no:hypothesispytest"]
+    if not extra and not os.environ.get("PYTEST_ADDOPTS"):  # nobody asked for xdist
+        args += ["-p", "no:xdist", "-p", "no:xdist.looponfail"]
+    args += options.pytest_args(vars(ns))
+    if ns.keyword:
+        args += ["-k", ns.keyword]
     return args + extra
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a cancelled CI job) stops a run the way Ctrl-C does: the partial reports are
+    written, marked interrupted, and the exit status is 130, with no traceback."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run(ns: argparse.Namespace) -> int:
+    try:
+        EngineSpec.parse(ns.oracle_engine)
+    except EngineSpecError as exc:
+        print(f"rules-oracle: {exc}", file=sys.stderr)
+        return Exit.USAGE
+    with sigterm_interrupts():
+        code = pytest.main(pytest_args(ns))
+    return int(EXIT_CODES.get(code, code))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(argv)
+    from oracle.cli import reports
+
     if ns.command == "expectations":
-        return write_expectations(ns.source, ns.out)
+        return reports.write_expectations(ns.source, ns.out)
+    if ns.command == "diff":
+        return reports.run_diff(ns.old, ns.new)
+    if ns.command == "combine":
+        return reports.run_combine(ns)
     if ns.command == "steps":
         return list_steps()
     if ns.command == "selftest":
         from oracle.mutants.selftest import main as selftest_main
 
-        return selftest_main(ns.json, ns.features, ns.game)
+        return selftest_main(ns.json, ns.features, ns.game, quiet=ns.quiet,
+                             prune=not ns.every_scenario)
     if ns.command == "smoke":
         return run_smoke(ns)
-    try:
-        EngineSpec.parse(ns.oracle_engine)
-    except EngineSpecError as exc:
-        print(f"rules-oracle: {exc}", file=sys.stderr)
-        return 2
-    code = pytest.main(pytest_args(ns))
-    if code == pytest.ExitCode.NO_TESTS_COLLECTED:
-        print("rules-oracle: no scenario was selected; check --rule and -k", file=sys.stderr)
-    return EXIT_CODES.get(code, int(code))
+    if ns.command == "matrix":
+        from oracle.cli.matrix import main as matrix_main
+
+        return matrix_main(ns)
+    if ns.command == "new-adapter":
+        from oracle.cli.scaffold import main as new_adapter
+
+        return new_adapter(ns)
+    return run(ns)

@@ -28,6 +28,41 @@ from oracle.protocol import validate as schemas
 from oracle.protocol.adapter import Engine
 
 
+class _NotPlain(Exception):
+    """A value ``json_copy`` leaves to the json module."""
+
+
+def json_copy(value: Any) -> Any:
+    """``json.loads(json.dumps(value))``, twice as fast for plain JSON data.
+
+    Every request and reply of an in-process engine is copied so (an engine gets exactly
+    what a piped one would, and shares nothing with the oracle). Dicts with string keys,
+    lists, tuples, str, int, float, bool and None are copied directly; anything else (a
+    subclass, a non-string key, a cycle) takes the json round trip, with its conversions
+    and its errors.
+    """
+    try:
+        return _plain_copy(value)
+    except (_NotPlain, RecursionError):
+        return json.loads(json.dumps(value))
+
+
+def _plain_copy(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotPlain
+            out[key] = _plain_copy(item)
+        return out
+    if kind is list or kind is tuple:
+        return [_plain_copy(item) for item in value]
+    raise _NotPlain
+
+
 @dataclass
 class EngineClient:
     """One engine, spoken to in typed requests, with every failure turned into data."""
@@ -43,9 +78,11 @@ class EngineClient:
     def send(self, request: Request) -> Reply:
         """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
         message = request.to_json()
+        copies = not getattr(self.engine, "speaks_json", False)
         try:
-            # A JSON round trip: in-process engines get exactly what a piped one would.
-            wire = json.loads(json.dumps(message))
+            # A JSON round trip: in-process engines get exactly what a piped one would (a
+            # pipe engine writes the request as JSON and parses the reply itself).
+            wire = json_copy(message) if copies else message
         except (TypeError, ValueError) as exc:  # an oracle bug, not the engine's
             raise RuntimeError(f"request is not JSON data: {message!r}") from exc
         if self.strict and (found := schemas.problems("request", wire)):
@@ -60,7 +97,8 @@ class EngineClient:
                 {"traceback": traceback.format_exc(limit=8)},
             )
         try:
-            raw = json.loads(json.dumps(raw))
+            if copies:
+                raw = json_copy(raw)
             if self.strict and (found := schemas.problems("reply", raw)):
                 raise ProtocolError(f"strict protocol: the reply breaks the reply schema: "
                                     f"{'; '.join(found[:5])}")

@@ -68,8 +68,10 @@ class EngineKind:
         return False
 
     def check(self, spec: EngineSpec, games: Games) -> None:
-        """Fail now, with a usage message, if this spec cannot make an engine for ``games``."""
-        self.factory(spec, games)
+        """Fail now, with a usage message, if this spec cannot make an engine for ``games``:
+        the module is imported and the factory called once, so an engine that cannot be
+        made is one short message before the run, not an error in every scenario."""
+        make_engine(*self.factory(spec, games))
 
     def factory(self, spec: EngineSpec, games: Games) -> tuple[Callable[[], Engine], str]:
         """An in-process engine's factory, and the label reports show for it."""
@@ -140,7 +142,7 @@ class ReferenceKind(EngineKind):
 
     def check(self, spec: EngineSpec, games: Games) -> None:
         if spec.target:
-            self.factory(spec, games)
+            make_engine(*self.factory(spec, games))
 
 
 @register_kind
@@ -248,6 +250,12 @@ def load_factory(target: str) -> Callable[[], Engine]:
             f"--engine {target!r}: cannot import {module_name!r} ({exc}). Is the engine's "
             "package installed in this environment, or its folder on PYTHONPATH?"
         ) from exc
+    except Exception as exc:  # the engine's own module failed while it was imported
+        raise EngineSpecError(
+            f"--engine {target!r}: importing {module_name!r} raised {type(exc).__name__}: "
+            f"{exc}{_where(exc)}. Fix the engine's module (run 'python -c \"import "
+            f"{module_name}\"' to see the whole traceback)"
+        ) from exc
     obj: Any = module
     for part in attr_path.split("."):
         if not hasattr(obj, part):
@@ -266,10 +274,19 @@ def make_engine(factory: Callable[[], Engine], label: str) -> Engine:
     try:
         engine = factory()
     except Exception as exc:
-        raise EngineSpecError(f"--engine {label!r}: the factory raised {exc!r}") from exc
+        raise EngineSpecError(f"--engine {label!r}: the factory raised "
+                              f"{type(exc).__name__}: {exc}{_where(exc)}") from exc
     if not callable(getattr(engine, "handle", None)):
         raise EngineSpecError(
             f"--engine {label!r}: the factory returned {type(engine).__name__}, which has no "
             "handle(request) method; see docs/protocol.md"
         )
     return engine
+
+
+def _where(exc: BaseException) -> str:
+    """`` (at FILE:LINE)``: where an engine's exception was raised, its last frame."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return f" (at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno})" if tb else ""

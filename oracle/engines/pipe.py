@@ -21,15 +21,18 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
 import signal
 import subprocess
-import threading
 import weakref
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import Any
 
 from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.engines.streams import (
+    StderrTail,
+    StdoutLines,
+    stdout_lines,
+)
 from oracle.protocol import PROTOCOL_VERSION
 
 JSON = dict[str, Any]
@@ -37,85 +40,15 @@ JSON = dict[str, Any]
 MAX_REPLY_BYTES = 10 * 2**20
 """A reply line longer than this is a fault: no honest view of a board game is 10 MiB."""
 
-STDERR_KEPT_BYTES = 64 * 2**10
-"""How much of the engine's stderr is kept (the newest); the rest is read and dropped."""
+MAX_FAILED_STARTS = 3
+"""Starts that may fail in a row (the process dies, or its handshake is wrong) before the
+engine is no longer started in a run: such an engine errors every scenario either way."""
 
-STDERR_SHOWN_LINES = 20
-STDERR_SHOWN_CHARS = 2000
-"""How much of the kept stderr a message shows: enough for a traceback's end."""
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every request line (``json.dumps`` with options builds one per call)."""
 
 _EXIT_WAIT = 2.0
 """Seconds an engine gets to exit by itself after its stdin is closed, before it is killed."""
-
-
-class _StderrTail:
-    """Drains a child's stderr in a thread, keeping only the newest bytes.
-
-    Draining matters more than keeping: an engine that logs faster than nobody reads would
-    fill the pipe's buffer and block in its next write, and look like a hang.
-    """
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._buffer = bytearray()
-        self._total = 0
-        self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True,
-                                        name="rules-oracle engine stderr")
-        self._thread.start()
-
-    def _drain(self, stream: IO[bytes]) -> None:
-        read = getattr(stream, "read1", stream.read)
-        with contextlib.suppress(OSError, ValueError):
-            while chunk := read(65536):
-                with self._lock:
-                    self._total += len(chunk)
-                    self._buffer += chunk
-                    if len(self._buffer) > STDERR_KEPT_BYTES:
-                        del self._buffer[: len(self._buffer) - STDERR_KEPT_BYTES]
-
-    def join(self, timeout: float) -> None:
-        """Wait for the stream's end, so a crash's last words are in the tail."""
-        self._thread.join(timeout)
-
-    def tail(self) -> str:
-        """The last lines of stderr, short enough for a report."""
-        with self._lock:
-            text = self._buffer.decode("utf-8", errors="replace")
-            total = self._total
-        lines = text.rstrip("\n").splitlines()[-STDERR_SHOWN_LINES:]
-        shown = "\n".join(lines)[-STDERR_SHOWN_CHARS:]
-        if shown and total > len(shown.encode("utf-8", errors="replace")) + 1:
-            shown = f"[... {total} bytes of stderr in all; the last lines:]\n{shown}"
-        return shown
-
-
-class _StdoutLines:
-    """Reads a child's stdout line by line in a thread and hands the lines over a queue.
-
-    A thread (not ``select``) so the per-request timeout is a plain ``Queue.get(timeout=)``
-    on every platform. Each item is ``("line", bytes)``, ``("too-big", None)`` (a line over
-    ``MAX_REPLY_BYTES``; reading stops there) or ``("eof", None)``.
-    """
-
-    def __init__(self, stream: IO[bytes], limit: int) -> None:
-        self.items: queue.Queue[tuple[str, bytes | None]] = queue.Queue()
-        self._thread = threading.Thread(target=self._read, args=(stream, limit), daemon=True,
-                                        name="rules-oracle engine stdout")
-        self._thread.start()
-
-    def _read(self, stream: IO[bytes], limit: int) -> None:
-        try:
-            while True:
-                line = stream.readline(limit + 1)
-                if not line:
-                    break
-                if len(line) > limit and not line.endswith(b"\n"):
-                    self.items.put(("too-big", None))
-                    return
-                self.items.put(("line", line))
-        except (OSError, ValueError):
-            pass
-        self.items.put(("eof", None))
 
 
 class _Fault(Exception):
@@ -179,6 +112,10 @@ class PipeEngine:
     for each line received, for transcripts and debugging.
     """
 
+    speaks_json = True
+    """Requests go out as JSON text and replies are parsed from it: a client need not copy
+    them through JSON as it does for an in-process engine (``EngineClient.send``)."""
+
     def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
                  strict: bool = False, max_reply_bytes: int = MAX_REPLY_BYTES,
                  label: str | None = None,
@@ -194,12 +131,14 @@ class PipeEngine:
         self.starts = 0
         """How many processes were started: 1 for a run with no fault."""
         self._process: subprocess.Popen[bytes] | None = None
-        self._stdout: _StdoutLines | None = None
-        self._stderr: _StderrTail | None = None
+        self._stdout: StdoutLines | None = None
+        self._stderr: StderrTail | None = None
         self._finalizer: weakref.finalize | None = None
         self._next_id = 0
         self._described: JSON | None = None
         self._last_fault: str | None = None
+        self._failed_starts = 0  # handshakes failed in a row
+        self._start_fault = ""  # what the last failed start said
 
     # -- the Engine interface -----------------------------------------------------------
 
@@ -216,8 +155,8 @@ class PipeEngine:
             if op == "describe":
                 return dict(described)
             reply = self._exchange(request)
-        except _StrictViolation as violation:  # the stream is still in step: no restart
-            return self._errored(str(violation))
+        except (_StrictViolation, _GaveUp) as fault:  # nothing to stop or restart
+            return self._errored(str(fault))
         except _Fault as fault:
             return self._fail(str(fault))
         if op == "setup":
@@ -256,9 +195,28 @@ class PipeEngine:
     # -- the process ----------------------------------------------------------------------
 
     def _ensure_started(self) -> JSON:
-        """Start the engine and do the handshake, unless that is done; return ``described``."""
+        """Start the engine and do the handshake, unless that is done; return ``described``.
+
+        An engine that failed its last ``MAX_FAILED_STARTS`` starts in a row is not started
+        again: it would cost every later scenario a process start to learn the same thing.
+        """
         if self._process is not None and self._described is not None:
             return self._described
+        if self._failed_starts >= MAX_FAILED_STARTS:
+            raise _GaveUp(f"{self._start_fault} (the engine failed to start "
+                          f"{self._failed_starts} times in a row, so it is not started again "
+                          "in this run)")
+        try:
+            described = self._start()
+        except _Fault as fault:
+            self._failed_starts += 1
+            self._start_fault = str(fault)
+            raise
+        self._failed_starts = 0
+        return described
+
+    def _start(self) -> JSON:
+        """Start a process and do the handshake; return its ``described`` reply."""
         try:
             self._process = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -269,8 +227,8 @@ class PipeEngine:
         self.starts += 1
         self._finalizer = weakref.finalize(self, _stop, self._process)
         assert self._process.stdout is not None and self._process.stderr is not None
-        self._stdout = _StdoutLines(self._process.stdout, self.max_reply_bytes)
-        self._stderr = _StderrTail(self._process.stderr)
+        self._stdout = stdout_lines(self._process.stdout, self.max_reply_bytes)
+        self._stderr = StderrTail(self._process.stderr)
         self._next_id = 0
         self._described = None
         try:
@@ -298,7 +256,7 @@ class PipeEngine:
         if self.strict:
             self._check("request", wire, f"the oracle's {what}")
         self._next_id += 1
-        line = json.dumps(wire, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        line = _ENCODER.encode(wire).encode("utf-8")
         self._leftover(what)
         self._write(line + b"\n", what)
         raw = self._read_line(what)
@@ -339,16 +297,11 @@ class PipeEngine:
     def _leftover(self, what: str) -> None:
         """Any line waiting before a request is sent is output nobody asked for."""
         assert self._stdout is not None
-        try:
-            kind, data = self._stdout.items.get_nowait()
-        except queue.Empty:
-            return
-        if kind == "line":
-            assert data is not None
+        data = self._stdout.stray()
+        if data is not None:
             raise _Fault(f"the engine wrote to stdout without being asked (found before "
                          f"{what}): {data[:300]!r}. stdout carries replies only, one per "
                          "request; write logs to stderr")
-        self._stdout.items.put((kind, data))  # a crash: reported when the reply is read
 
     def _write(self, line: bytes, what: str) -> None:
         assert self._process is not None and self._process.stdin is not None
@@ -364,12 +317,12 @@ class PipeEngine:
 
     def _read_line(self, what: str) -> bytes:
         assert self._stdout is not None
-        try:
-            kind, data = self._stdout.items.get(timeout=self.timeout)
-        except queue.Empty:
+        item = self._stdout.next(self.timeout)
+        if item is None:
             raise _Fault(f"the engine did not answer {what} within {self.timeout:g} s (a reply "
                          "is one line ending in a newline: does the engine flush stdout after "
-                         "each reply?)") from None
+                         "each reply?)")
+        kind, data = item
         if kind == "too-big":
             raise _Fault(f"the engine's reply to {what} is larger than "
                          f"{self.max_reply_bytes / 2**20:g} MiB; replies are capped at that")
@@ -415,6 +368,10 @@ class PipeEngine:
             text += "\n(the engine wrote nothing to stderr)"
         return {"reply": "errored", "message": text,
                 "context": {"stderr_tail": tail, "exit_code": exit_code}}
+
+
+class _GaveUp(_Fault):
+    """The engine failed to start too often in a row to be started again."""
 
 
 class _StrictViolation(_Fault):

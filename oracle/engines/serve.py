@@ -24,6 +24,12 @@ JSON = dict[str, Any]
 
 def answer(engine: Engine, line: bytes | str) -> JSON:
     """One request line in, one reply (with the request's id) out; never raises."""
+    return json.loads(reply_line(engine, line))
+
+
+def reply_line(engine: Engine, line: bytes | str) -> bytes:
+    """One request line in, its reply line (JSON with the request's id, and a newline) out;
+    never raises. The reply is serialised once: that is also the check that it is JSON."""
     rid: Any = None
     try:
         request = json.loads(line)
@@ -36,11 +42,18 @@ def answer(engine: Engine, line: bytes | str) -> JSON:
         if not isinstance(reply, dict):
             reply = {"reply": "errored",
                      "message": f"the engine returned {reply!r:.200}, not a reply object"}
-        json.dumps(reply)
+        return _encode({"id": rid, **reply})
     except Exception as exc:
         reply = {"reply": "errored", "message": f"{type(exc).__name__}: {exc}",
                  "context": {"traceback": traceback.format_exc(limit=8)}}
-    return {"id": rid, **reply}
+    return _encode({"id": rid, **reply})
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
+def _encode(reply: JSON) -> bytes:
+    return _ENCODER.encode(reply).encode("utf-8") + b"\n"
 
 
 def serve(engine: Engine, instream: IO[bytes] | None = None,
@@ -57,8 +70,7 @@ def serve(engine: Engine, instream: IO[bytes] | None = None,
     sys.stdout = sys.stderr
     try:
         for line in instream:
-            reply = answer(engine, line)
-            outstream.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
+            outstream.write(reply_line(engine, line))
             outstream.flush()
     finally:
         sys.stdout = saved

@@ -3,8 +3,15 @@
 Why: the first run of a new adapter against the whole suite fails in fifty ways at once,
 all for one or two reasons (no handshake, stdout polluted by logging, a view in the wrong
 shape). This command has the smallest possible conversation with the engine instead (the
-handshake, a setup of a minimal state, a look at it as each kind of viewer, and an action
-the rules must refuse) and says in plain words what is wrong and how to fix it.
+handshake, a setup of a minimal state, a look at it as each kind of viewer, a few actions)
+and says in plain words what is wrong, how to fix it, and which section of
+docs/protocol.md to read.
+
+Smoke judges the *protocol*, never the rules: whether an action is legal is for the
+scenarios to judge, so no check here depends on what the rules allow, and no advice asks
+an adapter to refuse a move (an adapter that refused moves by itself would be implementing
+a rule). ``unsupported`` with a reason is a valid answer to every request but the
+handshake, so it never fails a check; it only ends what can be checked of that game.
 """
 
 from __future__ import annotations
@@ -29,41 +36,72 @@ from oracle.protocol import (
     Rejected,
     Reply,
     Setup,
+    Unsupported,
     View,
 )
 from oracle.suite.games import Game
 
+DOC = "docs/protocol.md"
+#: The sections of docs/protocol.md a failed check points to (a test checks they exist).
+DESCRIBE, PIPE, SETUP, OBSERVE, ACT = "describe", "Over a pipe", "setup", "observe", "act"
+REPLIES = "Replies: a closed set"
+WHICH_REPLY = "Which reply: `rejected`, `unsupported` or `errored`"
+SECTIONS = (DESCRIBE, PIPE, SETUP, OBSERVE, ACT, REPLIES, WHICH_REPLY)
+#: A player name no scenario uses, for the request that names a player not in the game.
+STRANGER = "Nobody-At-This-Table"
+UNKNOWN_ACTION = "rules-oracle-smoke-unknown-action"
+
 
 @dataclass(frozen=True)
 class Check:
-    """One thing checked: what, whether it is right, what was seen, and how to fix it."""
+    """One thing checked: what, whether it is right, what was seen, how to fix it, and the
+    section of docs/protocol.md that explains it."""
 
     title: str
     ok: bool
     detail: str = ""
     fix: str = ""
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class SmokeResult:
+    """What smoke found for one engine: its checks and every message it exchanged."""
+
+    label: str
+    checks: tuple[Check, ...]
+    transcript: tuple[tuple[Mapping[str, Any], Any], ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
 
 
 def _say(reply: Reply) -> str:
+    """A reply in a few words, for a check's detail (the full JSON is in the transcript)."""
     if isinstance(reply, Errored):
         return f"errored: {reply.message}"
     if isinstance(reply, Rejected):
         return f"rejected: {reply.reason}" + (f" (rule {reply.rule})" if reply.rule else "")
-    if isinstance(reply, Accepted):
-        return "accepted"
-    return repr(reply)
+    if isinstance(reply, Unsupported):
+        return f"unsupported: {reply.reason}"
+    return type(reply).__name__.lower()
 
 
 class _Smoke:
     """The checks for one engine; each method appends what it found to ``checks``."""
 
-    def __init__(self, client: EngineClient, games: Mapping[str, Game]) -> None:
+    def __init__(self, client: EngineClient, games: Mapping[str, Game],
+                 piped: bool = False) -> None:
         self.client = client
+        self.piped = piped
         self.games = games
         self.checks: list[Check] = []
+        self.capabilities: frozenset[str] = frozenset()
 
-    def check(self, title: str, ok: bool, detail: str = "", fix: str = "") -> bool:
-        self.checks.append(Check(title, ok, detail, "" if ok else fix))
+    def check(self, title: str, ok: bool, detail: str = "", fix: str = "",
+              section: str = "") -> bool:
+        self.checks.append(Check(title, ok, detail, "" if ok else fix, "" if ok else section))
         return ok
 
     def run(self) -> list[Check]:
@@ -71,21 +109,24 @@ class _Smoke:
         if not self.check(
             "handshake", isinstance(reply, Described),
             "the engine answered 'describe'" if isinstance(reply, Described) else _say(reply),
-            "the engine must answer the first request, "
-            f'{{"id": 0, "op": "describe", "protocol": {PROTOCOL_VERSION}}}, with one line: '
-            '{"id": 0, "reply": "described", "engine": {...}} (docs/protocol.md, "Over a '
-            'pipe"). If it crashed, the end of its stderr is shown above.',
+            "the first request is always "
+            f'{{"id": 0, "op": "describe", "protocol": {PROTOCOL_VERSION}}} over a pipe, '
+            '{"op": "describe"} in-process; answer it with {"reply": "described", "engine": '
+            "{...}} (over a pipe on one line, with the same id). This is the one request "
+            "'unsupported' cannot answer. If the engine crashed, the end of its stderr is "
+            "shown above.", PIPE if self.piped else DESCRIBE,
         ):
             return self.checks
         assert isinstance(reply, Described)
         info = reply.engine
+        self.capabilities = info.capabilities
         self.check("describe: name and version", bool(info.name) and bool(info.version),
                    f"{info.name!r} version {info.version!r}",
-                   "give engine.name and engine.version as non-empty strings")
+                   "give engine.name and engine.version as non-empty strings", DESCRIBE)
         self.check("describe: protocol version", info.protocol == PROTOCOL_VERSION,
                    f"engine.protocol is {info.protocol}",
                    f"this oracle speaks protocol {PROTOCOL_VERSION}; say so in engine.protocol "
-                   "once the engine follows docs/protocol.md")
+                   "once the engine follows docs/protocol.md", DESCRIBE)
         known = [g for g in info.games if g in self.games]
         unknown = [g for g in info.games if g not in self.games]
         self.check(
@@ -93,20 +134,32 @@ class _Smoke:
             f"plays {', '.join(info.games) or 'nothing'}"
             + (f"; the oracle has no scenarios for {', '.join(unknown)}" if unknown else ""),
             f"list in engine.games at least one of the oracle's games "
-            f"({', '.join(self.games)}) as {{\"game\": ID, \"edition\": TEXT}}",
+            f"({', '.join(self.games)}) as {{\"game\": ID, \"edition\": TEXT}}", DESCRIBE,
         )
-        self.check("describe: capabilities", bool(info.capabilities),
-                   f"{len(info.capabilities)} declared",
-                   "list the capabilities the engine supports (docs/protocol.md lists each "
-                   "game's); a scenario needing an undeclared one is reported unsupported")
+        self.check("describe: capabilities", True,
+                   f"{len(info.capabilities)} declared" if info.capabilities else
+                   "none declared: every scenario that needs a capability will be reported "
+                   "unsupported; declare each one the engine can carry out "
+                   f"({DOC}, \"Capabilities\")")
         for game_id in known:
             self.run_game(self.games[game_id])
+        self.check_unsupported_reasons()
         self.check_schemas()
         return self.checks
 
+    def minimal_cards(self, game: Game) -> tuple[str, list[str]]:
+        """A deck and four cards of it for the minimal state: the cards the engine declares
+        it models if it declares any (as the scenarios pick them), else the first ones."""
+        for deck, facts in game.cards.items():
+            names = list(dict.fromkeys(c["name"] for c in facts))
+            declared = [n for n in names if f"{game.id}/card/{n}" in self.capabilities]
+            if declared:
+                return deck, [declared[i % len(declared)] for i in range(4)]
+        deck, facts = next(iter(game.cards.items()), ("", []))
+        return deck, list(dict.fromkeys(c["name"] for c in facts))[:4]
+
     def run_game(self, game: Game) -> None:
-        deck, names = next(iter(game.cards.items()), ("", []))
-        cards = list(dict.fromkeys(c["name"] for c in names))[:4]
+        deck, cards = self.minimal_cards(game)
         if len(cards) < 4:
             self.check(f"{game.id}: minimal state", False, "the game has too few card facts",
                        "this game cannot be smoke-tested; run its scenarios instead")
@@ -117,74 +170,128 @@ class _Smoke:
             "decks": {deck: {"draw": draw, "discard": []}},
         }
         reply = self.client.send(Setup(game.id, state, 1))
+        said = f"a two-player state: Alice holds {alice!r}, Bob holds {bob!r}, the {deck} " \
+               f"deck is {draw}; the engine answered {_say(reply)}"
+        if isinstance(reply, Unsupported):
+            self.check(f"{game.id}: setup", True,
+                       f"{said}. Every scenario of {game.id} will be unsupported until setup "
+                       "answers ready; the rest of this game is not checked")
+            return
         if not self.check(
-            f"{game.id}: setup", isinstance(reply, Ready),
-            f"a two-player state: Alice holds {alice!r}, Bob holds {bob!r}, the {deck} deck "
-            f"is {draw}" + ("" if isinstance(reply, Ready) else f"; the engine {_say(reply)}"),
-            "answer setup with {\"reply\": \"ready\"} after building exactly this state; the "
-            "shape of 'state' is in docs/protocol.md",
+            f"{game.id}: setup", isinstance(reply, Ready), said,
+            "answer setup with {\"reply\": \"ready\"} after building exactly this state, or "
+            "with {\"reply\": \"unsupported\", \"reason\": ...} if the engine cannot hold it",
+            SETUP,
         ):
             return
-        referee = self.look(game, REFEREE, "referee ('*')")
+        referee = self.look(game, REFEREE, "the referee ('*')", state)
         if referee is not None:
-            drawn = _get(referee, "decks", deck, "draw")
-            shown = drawn.get("cards") if isinstance(drawn, Mapping) else None
-            self.check(f"{game.id}: the referee sees the deck order", shown == draw,
-                       f"decks.{deck}.draw is {drawn!r}",
-                       f"the referee's view lists decks.{deck}.draw.cards, top first")
-        own = self.look(game, "Alice", "Alice")
-        if own is not None:
-            hand = _get(own, "players", "Alice", "hand")
-            self.check(f"{game.id}: a player sees their own hand",
-                       hand == {"count": 1, "cards": [alice]},
-                       f"players.Alice.hand is {hand!r} as Alice sees it",
-                       f"show the owner count 1 and cards [{alice!r}]")
-            other = _get(own, "players", "Bob", "hand")
-            self.check(f"{game.id}: a player does not see another's hand",
-                       isinstance(other, Mapping) and other.get("count") == 1
-                       and bob not in (other.get("cards") or []),
-                       f"players.Bob.hand is {other!r} as Alice sees it",
-                       "show other players' hand sizes but not their cards")
-        spectator = self.look(game, None, "a spectator (null)")
-        if spectator is not None:
-            hands = [_get(spectator, "players", p, "hand") for p in ("Alice", "Bob")]
-            self.check(f"{game.id}: a spectator sees no hand",
-                       all(isinstance(h, Mapping) and h.get("count") == 1 and not h.get("cards")
-                           for h in hands),
-                       f"the hands are {hands!r} as a spectator sees them",
-                       "a spectator (viewer null) sees hand sizes and no cards")
-        self.refused(game, f"Alice plays {bob!r}, which Bob holds",
-                     {"type": "play", "player": "Alice", "card": bob}, errored_ok=False,
-                     fix="reject playing a card that is not in the player's hand: "
-                         '{"reply": "rejected", "reason": "..."}')
-        self.refused(game, "a player who is not in the game draws",
-                     {"type": "draw", "player": "Nobody", "deck": deck, "count": 1},
-                     errored_ok=True,
-                     fix="refuse an action by an unknown player (rejected, or errored as a "
-                         "malformed request)")
+            self.check_setup_state(game, referee, state)
+        self.look(game, "Alice", "Alice", state)
+        self.look(game, None, "a spectator (null)", state)
+        self.check_acts(game, deck)
 
-    def look(self, game: Game, viewer: str | None, who: str) -> Mapping[str, Any] | None:
+    def look(self, game: Game, viewer: str | None, who: str,
+             state: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        """Observe as ``viewer``; check the view holds every player and deck of the state."""
         reply = self.client.send(Observe(viewer))
-        ok = isinstance(reply, View)
-        self.check(f"{game.id}: observe as {who}", ok,
-                   "answered with a view" if ok else f"the engine {_say(reply)}",
-                   "answer observe with {\"reply\": \"view\", \"view\": {\"players\": ..., "
-                   "\"decks\": ...}} (docs/protocol.md, observe)")
-        return reply.view if isinstance(reply, View) else None
+        title = f"{game.id}: observe as {who}"
+        if isinstance(reply, Unsupported):
+            self.check(title, True, f"the engine answered {_say(reply)}; every scenario that "
+                                    "looks as this viewer will be unsupported")
+            return None
+        if not self.check(title, isinstance(reply, View),
+                          f"the engine answered {_say(reply)}",
+                          "answer observe with {\"reply\": \"view\", \"view\": {\"players\": "
+                          "..., \"decks\": ...}}", OBSERVE):
+            return None
+        assert isinstance(reply, View)
+        missing = [f"players.{p['name']}.hand" for p in state["players"]
+                   if not isinstance(_get(reply.view, "players", p["name"], "hand"), Mapping)]
+        missing += [f"decks.{d}" for d in state["decks"]
+                    if not isinstance(_get(reply.view, "decks", d), Mapping)]
+        self.check(f"{game.id}: the view as {who} has every player and deck", not missing,
+                   f"missing: {', '.join(missing)}" if missing else "",
+                   "list every player under players (each with hand: {count, cards}) and "
+                   "every deck under decks (each with draw: {count} and discard)", OBSERVE)
+        return reply.view
 
-    def refused(self, game: Game, what: str, action: dict[str, Any], *, errored_ok: bool,
-                fix: str) -> None:
+    def check_setup_state(self, game: Game, view: Mapping[str, Any],
+                          state: Mapping[str, Any]) -> None:
+        """Setup builds exactly the state given: the referee sees the hands and piles."""
+        wrong = []
+        for p in state["players"]:
+            cards = _get(view, "players", p["name"], "hand", "cards")
+            if sorted(cards or []) != sorted(p["hand"]):
+                wrong.append(f"players.{p['name']}.hand.cards is {cards!r}, not {p['hand']!r}")
+        for name, piles in state["decks"].items():
+            draw = _get(view, "decks", name, "draw", "cards")
+            if draw != piles["draw"]:
+                wrong.append(f"decks.{name}.draw.cards is {draw!r}, not {piles['draw']!r} "
+                             "(the referee's view lists the draw pile, top first)")
+            discard = _get(view, "decks", name, "discard")
+            if discard != piles["discard"]:
+                wrong.append(f"decks.{name}.discard is {discard!r}, not {piles['discard']!r}")
+        self.check(f"{game.id}: the referee sees exactly the state that was set up", not wrong,
+                   "\n".join(wrong),
+                   "setup builds exactly the state it is given, and the referee ('*') sees "
+                   "everything: every hand's cards and each draw pile's cards, top first",
+                   OBSERVE)
+
+    def check_acts(self, game: Game, deck: str) -> None:
+        """Actions whose right answer the protocol fixes, whatever the rules say."""
+        reply = self.act(game, {"type": UNKNOWN_ACTION, "player": "Alice"})
+        self.check(f"{game.id}: an action type the engine does not know is unsupported",
+                   isinstance(reply, Unsupported), f"the engine answered {_say(reply)}",
+                   f"answer an action whose type the engine does not know (here "
+                   f"{UNKNOWN_ACTION!r}) with {{\"reply\": \"unsupported\", \"reason\": ...}}: "
+                   "a ruling may use a type the engine lacks, and that is not an error",
+                   ACT)
+        reply = self.act(game, {"type": "draw", "player": STRANGER, "deck": deck, "count": 1})
+        self.check(f"{game.id}: an action by a player not in the game is not accepted",
+                   not isinstance(reply, Accepted), f"the engine answered {_say(reply)}",
+                   f"a request naming a player who is not in the game ({STRANGER!r}) is "
+                   "broken: answer it errored (any other request's names are checked the same "
+                   "way; that checks the request, not the rules)",
+                   WHICH_REPLY)
+        draw = f"{game.id}/draw"
+        if draw not in self.capabilities:
+            self.check(f"{game.id}: a draw", True, f"not sent: the engine does not declare "
+                                                   f"{draw}")
+            return
+        reply = self.act(game, {"type": "draw", "player": "Alice", "deck": deck, "count": 1})
+        self.check(f"{game.id}: a draw is answered", not isinstance(reply, Errored),
+                   f"Alice draws 1 {deck} card; the engine answered {_say(reply)} (whether "
+                   "the rules allow it is for the scenarios to judge)",
+                   "answer act with accepted (carried out), rejected (the rules forbid it: "
+                   "nothing changes) or unsupported; errored means the engine broke", ACT)
+
+    def act(self, game: Game, action: dict[str, Any]) -> Reply:
+        """Send an action; if the engine rejects it, check that the rejection changed
+        nothing (what 'rejected' means, whatever the rules)."""
         before = self.client.send(Observe(REFEREE))
         reply = self.client.send(Act(action))
-        refused = isinstance(reply, Rejected) or (errored_ok and isinstance(reply, Errored))
-        self.check(f"{game.id}: refuses: {what}", refused, f"the engine answered {_say(reply)}",
-                   fix)
-        after = self.client.send(Observe(REFEREE))
-        if refused and isinstance(before, View) and isinstance(after, View):
-            self.check(f"{game.id}: the refusal changed nothing", before.view == after.view,
-                       "" if before.view == after.view else
-                       f"the referee's view changed: {_first_change(before.view, after.view)}",
-                       "a rejected action must leave the game exactly as it was")
+        if isinstance(reply, Rejected) and isinstance(before, View):
+            after = self.client.send(Observe(REFEREE))
+            if isinstance(after, View):
+                same = before.view == after.view
+                self.check(f"{game.id}: rejecting {action['type']!r} changed nothing", same,
+                           "" if same else "the referee's view changed: "
+                           f"{_first_change(before.view, after.view)}",
+                           "a rejected action must leave the game exactly as it was (undo "
+                           "any change, or check before changing)", REPLIES)
+        return reply
+
+    def check_unsupported_reasons(self) -> None:
+        bare = [json.dumps(request) for request, raw in self.client.transcript
+                if isinstance(raw, Mapping) and raw.get("reply") == "unsupported"
+                and not str(raw.get("reason") or "").strip()]
+        if bare:
+            self.check("unsupported replies say why", False,
+                       "no reason given for: " + "; ".join(b[:80] for b in bare[:3]),
+                       "give every unsupported reply a reason people can act on, e.g. "
+                       "\"this engine does not model the Yssaril faction\"",
+                       REPLIES)
 
     def check_schemas(self) -> None:
         try:
@@ -203,7 +310,8 @@ class _Smoke:
             found += [f"{where}: {p}" for p in problems("reply", raw)[:3]]
         self.check("replies fit the JSON Schemas (oracle/protocol/schemas/v1)", not found,
                    "\n".join(found[:8]),
-                   "make each reply match its kind's schema; the first problems are above")
+                   "make each reply match its kind's schema; the first problems are above",
+                   REPLIES)
 
 
 def _get(data: object, *path: str) -> Any:
@@ -221,8 +329,8 @@ def _first_change(before: Any, after: Any, path: str = "") -> str:
 
 
 def smoke(spec: EngineSpec, games: Mapping[str, Game],
-          timeout: float = DEFAULT_TIMEOUT) -> list[tuple[str, list[Check]]]:
-    """Smoke-test the engine(s) a spec names; ``[(engine label, checks)]``.
+          timeout: float = DEFAULT_TIMEOUT) -> list[SmokeResult]:
+    """Smoke-test the engine(s) a spec names, one result per engine.
 
     Raises ``EngineSpecError`` for a spec that names no engine.
     """
@@ -233,24 +341,45 @@ def smoke(spec: EngineSpec, games: Mapping[str, Game],
     for group in groups:
         client = connect(spec, group, ConnectOptions(timeout=timeout))
         try:
-            results.append((client.label, _Smoke(client, games).run()))
+            results.append(smoke_client(client, games, piped=spec.kind == "cmd"))
         finally:
             client.close()
     return results
 
 
-def render(results: list[tuple[str, list[Check]]]) -> str:
-    """The checks in plain words: ``ok`` or ``FAIL``, what was seen, and how to fix it."""
+def smoke_client(client: EngineClient, games: Mapping[str, Game],
+                 piped: bool = False) -> SmokeResult:
+    """Smoke-test one engine already connected (what ``smoke`` does for each engine)."""
+    checks = _Smoke(client, games, piped).run()
+    return SmokeResult(client.label, tuple(checks), tuple(client.transcript))
+
+
+def _wire(message: Any) -> str:
+    """A message as it would travel: one line of JSON (anything else as the engine sent it)."""
+    if isinstance(message, str):
+        return f"(not a reply) {message}"
+    return json.dumps(message, ensure_ascii=False)
+
+
+def render(results: list[SmokeResult]) -> str:
+    """Every request and reply exchanged, as JSON, then the checks in plain words (``ok`` or
+    ``FAIL``, what was seen, how to fix it, where to read): the verdict comes last, where a
+    terminal leaves it in view."""
     lines = []
-    for label, checks in results:
-        lines.append(f"rules-oracle smoke: engine {label}")
-        for check in checks:
+    for result in results:
+        lines.append(f"rules-oracle smoke: engine {result.label}")
+        lines.append("exchanged (-> request from the oracle, <- the engine's reply; over a pipe "
+                     "each also carries its id):")
+        for request, reply in result.transcript:
+            lines += [f"-> {_wire(request)}", f"<- {_wire(reply)}"]
+        lines.append("")
+        for check in result.checks:
             lines.append(f"{'ok  ' if check.ok else 'FAIL'}  {check.title}")
-            for text in (check.detail, f"fix: {check.fix}" if check.fix else ""):
+            read = f'read: {DOC}, section "{check.section}"' if check.section else ""
+            for text in (check.detail, f"fix: {check.fix}" if check.fix else "", read):
                 lines += [f"      {line}" for line in text.splitlines() if line]
-        failed = sum(not c.ok for c in checks)
-        lines.append(f"{len(checks)} checks, {failed} failed" if failed else
-                     f"{len(checks)} checks, all ok")
+        failed = sum(not c.ok for c in result.checks)
+        lines.append(f"{len(result.checks)} checks, {failed} failed" if failed else
+                     f"{len(result.checks)} checks, all ok")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
-

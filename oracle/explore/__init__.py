@@ -18,11 +18,13 @@ the model (see ``ExplorationModel``) says how to build states and moves.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
+import tempfile
 import textwrap
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -243,11 +245,64 @@ class ExploreResult:
 
 
 def explore(game: Game, client: EngineClient, seed: int, budget: settings,
-            only: set[str] | None = None) -> ExploreResult:
+            only: set[str] | None = None,
+            progress: Callable[[int, int, str], None] | None = None) -> ExploreResult:
     """Search each invariant of a game's model on an engine; shrink and render what breaks.
 
-    ``only`` limits the search to the invariants of those names.
+    ``only`` limits the search to the invariants of those names; ``progress`` is told
+    (done, total, name) before each invariant is searched.
     """
+    with _private_hypothesis_home():
+        return _explore(game, client, seed, budget, only, progress)
+
+
+@contextlib.contextmanager
+def _private_hypothesis_home() -> Iterator[None]:
+    """Exploration reads and writes nothing of the engine developer's tree.
+
+    Hypothesis keeps a cache (``.hypothesis/``) in the current directory even without an
+    example database: the constants it collects from the source of every local module
+    loaded, which it then mixes into the data it draws. Both are turned off while exploring:
+    the home folder is a temporary one, removed after, and no local constant is drawn, so
+    the games explored depend on the seed and the budget only, not on which modules
+    happened to be imported (another engine, another test, an edit anywhere).
+    """
+    from hypothesis import configuration
+
+    previous = getattr(configuration, "__hypothesis_home_directory", None)
+    with tempfile.TemporaryDirectory(prefix="rules-oracle-hypothesis-") as home, \
+            _no_local_constants():
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(previous)
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis draws constants found in local source modules (``providers``, an
+    internal module: if it moves, exploration just keeps Hypothesis's default)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+        empty = type(providers._local_constants)()
+    except (ImportError, AttributeError):  # pragma: no cover - another Hypothesis
+        yield
+        return
+    cache.cache.clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()
+
+
+def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
+             only: set[str] | None,
+             progress: Callable[[int, int, str], None] | None) -> ExploreResult:
     model = load_model(game)
     if model is None:
         raise EngineLacks(f"{game.id} has no exploration model")
@@ -263,9 +318,10 @@ def explore(game: Game, client: EngineClient, seed: int, budget: settings,
     findings: dict[str, Finding | None] = {}
     errors: dict[str, str] = {}
     start = time.perf_counter()
-    for inv in model.invariants():
-        if only is not None and inv.name not in only:
-            continue
+    chosen = [i for i in model.invariants() if only is None or i.name in only]
+    for done, inv in enumerate(chosen):
+        if progress:
+            progress(done, len(chosen), inv.name)
         machine = machine_for(model, inv, new_world, count)
         try:
             run_state_machine_as_test(machine, settings=budget)

@@ -1,9 +1,9 @@
 """``rules-oracle selftest``: proof that the suite fails engines that break the rules.
 
-Every game's mutants (``oracle.mutants``) are run through the suite, each in
-its own process (a mutant that breaks the oracle cannot take the others
-down), and the kill matrix compares what each mutant breaks with what the
-report flagged:
+Every game's mutants (``oracle.mutants``) are run through the suite in this process
+(``oracle.mutants.harness``: the same steps, seeds and verdicts as a real run, each mutant
+only on the scenarios that reach the methods it replaces), and the kill matrix compares
+what each mutant breaks with what the report would flag:
 
 - killed: every rule the mutant breaks is flagged ``fail`` or ``error``;
 - false flag: a rule flagged that the mutant does not declare;
@@ -17,18 +17,16 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from oracle.mutants import Mutant, game_mutants
+from oracle.mutants.harness import flagged_rules, game_cases, mutant_outcomes, trace_cases
 from oracle.suite.games import Game, discover_games
-
-FLAGGED = ("fail", "error")
 
 
 @dataclass(frozen=True)
@@ -64,31 +62,44 @@ class MutantResult:
                 **({"problem": self.problem} if self.problem else {})}
 
 
-def run_mutant(game: Game, mutant: Mutant, extra: list[str], workdir: Path) -> MutantResult:
-    """Run one game's suite against one mutant, in a subprocess; read its JSON report."""
-    out = workdir / f"{game.id}-{mutant.name}.json"
-    cmd = [sys.executable, "-m", "oracle.cli", "run", "--engine",
-           f"mutant:{game.id}/{mutant.name}",
-           "--rule", game.id, "--json", str(out), *extra]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if not out.exists():
-        tail = (proc.stdout + proc.stderr).strip().splitlines()[-5:]
+def kill_row(game: Game, games: dict[str, Game], mutant: Mutant, traces: Any,
+             seed: int = 0) -> MutantResult:
+    """One mutant's row: run it where it can bite, and compare the flags with its claims."""
+    try:
+        outcomes, _ = mutant_outcomes(game, games, mutant, traces, seed)
+    except Exception as exc:  # a mutant that cannot even be built is a row, not a crash
         return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, (),
-                            f"exit {proc.returncode}: " + " / ".join(tail))
-    report = json.loads(out.read_text(encoding="utf-8"))
-    flagged = tuple(r["id"] for r in report["rules"] if r["status"] in FLAGGED)
-    blocked = tuple(r["id"] for r in report["rules"] if r["status"] == "blocked")
+                            f"{type(exc).__name__}: {exc}")
+    flagged, blocked = flagged_rules(outcomes)
     return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, flagged,
                         blocked=blocked)
 
 
-def selftest(games: dict[str, Game], extra: list[str] | None = None,
-             workers: int | None = None) -> tuple[list[MutantResult], dict[str, Any]]:
+def reference_traces(game: Game, mutants: tuple[Mutant, ...]) -> dict[type, Any]:
+    """Per base engine class of the game's mutants, every scenario traced on it."""
+    cases = game_cases(game)
+    return {base: trace_cases(game, base, cases)
+            for base in dict.fromkeys(m.base for m in mutants)}
+
+
+def selftest(games: dict[str, Game], *, prune: bool = True,
+             progress: Callable[[int, int, MutantResult], None] | None = None,
+             ) -> tuple[list[MutantResult], dict[str, Any]]:
     """Run every mutant of every game; return the rows and the summary."""
     jobs = [(game, m) for game in games.values() for m in game_mutants(game)]
-    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(
-            max_workers=workers or os.cpu_count() or 2) as pool:
-        results = list(pool.map(lambda job: run_mutant(*job, extra or [], Path(tmp)), jobs))
+    results: list[MutantResult] = []
+    traces: dict[str, dict[type, Any]] = {}
+    for game, mutant in jobs:
+        if prune and game.id not in traces:
+            traces[game.id] = reference_traces(game, game_mutants(game))
+        row = kill_row(game, games, mutant, traces[game.id][mutant.base] if prune else None)
+        results.append(row)
+        if progress:
+            progress(len(results), len(jobs), row)
+    return results, summarise(games, results)
+
+
+def summarise(games: dict[str, Game], results: list[MutantResult]) -> dict[str, Any]:
     testable = [r.id for g in games.values() for r in g.catalog.rules if r.testable]
     with_mutant = {b for m in results for b in m.breaks}
     without = [rid for rid in testable if rid not in with_mutant]
@@ -101,7 +112,13 @@ def selftest(games: dict[str, Game], extra: list[str] | None = None,
         "ids_without_mutant": without,
     }
     summary["ok"] = (summary["survived"] == 0 and summary["false_flags"] == 0 and not without)
-    return results, summary
+    return summary
+
+
+def verdict_word(row: MutantResult) -> str:
+    if not row.killed:
+        return "SURVIVED"
+    return "FALSE FLAG" if row.false_flags else "killed"
 
 
 def render(results: list[MutantResult], summary: dict[str, Any]) -> str:
@@ -112,11 +129,8 @@ def render(results: list[MutantResult], summary: dict[str, Any]) -> str:
     name_w = max([len(r.name) for r in results] + [6])
     lines = [f"{'mutant':<{name_w}}  {'game':<6}  {'verdict':<10}  breaks -> flagged"]
     for r in results:
-        verdict = "killed" if r.killed else "SURVIVED"
-        if r.killed and r.false_flags:
-            verdict = "FALSE FLAG"
         blocked = f" (blocked: {short(r.blocked)})" if r.blocked else ""
-        lines.append(f"{r.name:<{name_w}}  {r.game:<6}  {verdict:<10}  "
+        lines.append(f"{r.name:<{name_w}}  {r.game:<6}  {verdict_word(r):<10}  "
                      f"{short(r.breaks)} -> {short(r.flagged)}{blocked}")
         if r.problem:
             lines.append(f"{'':<{name_w}}  └ {r.problem}")
@@ -130,7 +144,10 @@ def render(results: list[MutantResult], summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(json_path: str | None, features: list[str], only: list[str]) -> int:
+def main(json_path: str | None, features: list[str], only: list[str],
+         quiet: bool = False, prune: bool = True) -> int:
+    if os.getcwd() not in sys.path:  # like `python -m`: mutants beside you are importable
+        sys.path.insert(0, os.getcwd())
     roots = None
     if features:
         from oracle.suite.games import bundled_features_dir
@@ -144,12 +161,34 @@ def main(json_path: str | None, features: list[str], only: list[str]) -> int:
         return 2
     if only:
         games = {g: games[g] for g in only}
-    extra = [arg for f in features for arg in ("--features", f)]
-    results, summary = selftest(games, extra)
-    print(render(results, summary))
     if json_path:
-        Path(json_path).write_text(json.dumps(
-            {"mutants": [r.to_json() for r in results], "summary": summary}, indent=2) + "\n",
-            encoding="utf-8")
+        from oracle.report.write import OutputError, check_outputs
+
+        try:
+            check_outputs({"kill matrix": Path(json_path)})
+        except OutputError as exc:
+            print(f"rules-oracle selftest: {exc}", file=sys.stderr)
+            return 2
+    start = time.monotonic()
+
+    def progress(done: int, total: int, row: MutantResult) -> None:
+        if not quiet:
+            print(f"[{done}/{total}] {row.game}/{row.name}: {verdict_word(row)}", flush=True)
+
+    try:
+        from oracle.cli import sigterm_interrupts
+
+        with sigterm_interrupts():
+            results, summary = selftest(games, prune=prune, progress=progress)
+    except KeyboardInterrupt:
+        print("rules-oracle selftest: interrupted; no kill matrix was written", file=sys.stderr)
+        return 130
+    print(render(results, summary))
+    print(f"({time.monotonic() - start:.1f} s)")
+    if json_path:
+        from oracle.report.write import write_atomic
+
+        write_atomic(Path(json_path), json.dumps(
+            {"mutants": [r.to_json() for r in results], "summary": summary}, indent=2) + "\n")
         print(f"kill matrix written to {json_path}")
     return 0 if summary["ok"] else 1

@@ -21,8 +21,10 @@ import pytest
 
 from oracle import options
 from oracle.plugin import collect, verdicts
-from oracle.plugin.run import OracleRun, run_key
+from oracle.plugin.run import ORDER_PROPERTY, OracleRun, order_key, run_key
+from oracle.report.model import USER_PROPERTY
 from oracle.scenario.world import ScenarioWorld
+from oracle.suite.bdd import route_steps, share_parses
 from oracle.suite.lint import RULE_TAG
 
 __all__ = ["oracle_world"]
@@ -41,8 +43,24 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
-    if config.args_source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
-        config.args = [str(r) for r in run.roots]
+    share_parses()  # pytest-bdd reads the documents the suite checks parsed
+    route_steps()  # and finds each step's dispatcher directly
+    roots = [str(r) for r in run.roots]
+    source = config.args_source
+    if source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
+        config.args = roots
+    elif source == pytest.Config.ArgsSource.TESTPATHS:
+        # An engine's repository whose ini sets testpaths: its tests, and the scenarios.
+        config.args = [*config.args, *roots]
+    else:  # paths given: if none holds scenarios and the engine is only the ini's, stand by
+        run.asked = bool(config.getoption(options.ENGINE.dest)) or any(
+            _reaches(arg, run.roots) for arg in config.args)
+
+
+def _reaches(arg: str, roots: list[Path]) -> bool:
+    """Whether a pytest argument (a path, maybe with ``::``) is or holds a features folder."""
+    path = Path(arg.split("::")[0]).resolve()
+    return any(path.is_relative_to(r) or r.is_relative_to(path) for r in roots)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -63,9 +81,25 @@ def pytest_bdd_apply_tag(tag: str, function: Callable[..., object]) -> object:
     return pytest.mark.rule(tag)(function) if RULE_TAG.match(tag) else None
 
 
+def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any,
+                               scenario: Any) -> None:
+    """Before the first step: the steps are noted (for step-level reports), and the
+    scenario is unsupported unless the engine has all it needs."""
+    verdicts.remember_steps(request, scenario)
+    if run_key in request.config.stash:
+        world = request.getfixturevalue("oracle_world")
+        world.prepare([(step.type, step.name) for step in scenario.steps])
+
+
+def pytest_bdd_after_step(request: pytest.FixtureRequest, feature: Any, scenario: Any,
+                          step: Any, step_func: Any, step_func_args: Any) -> None:
+    verdicts.step_ended(request, step, "passed")
+
+
 def pytest_bdd_step_error(request: pytest.FixtureRequest, feature: Any, scenario: Any,
                           step: Any, exception: Exception) -> None:
     verdicts.remember_failed_step(request, step)
+    verdicts.step_ended(request, step, "failed")
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
@@ -75,34 +109,45 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     if run.explore:
         items += collect.explore_items(run, session)
-    if run.selected is None:
-        return
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []  # the engine repo's own tests are not ours to select
     for item in items:
-        chosen = isinstance(item, collect.ExploreItem) or (
+        if not (isinstance(item, collect.ExploreItem) or verdicts.rules_of(item)):
+            continue
+        chosen = run.selected is None or isinstance(item, collect.ExploreItem) or (
             set(verdicts.rules_of(item)) & run.selected)
         (keep if chosen else drop).append(item)
+    if run.shard:  # every N-th of the selected scenarios: the same split on every machine
+        index, count = run.shard
+        ours: list[pytest.Item] = []
+        for i, item in enumerate(keep):
+            (ours if i % count == index - 1 else drop).append(item)
+        keep = ours
     if drop:
         config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+        dropped = {id(item) for item in drop}
+        items[:] = [item for item in items if id(item) not in dropped]
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Number the tests in collection order: the same on every xdist worker and serially."""
+    if session.config.stash.get(run_key, None) is not None:
+        for index, item in enumerate(session.items):
+            item.stash[order_key] = index
 
 
 @pytest.fixture
 def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
-    """The scenario's world: its game, its engine, its seed, the rules it is written for."""
+    """The scenario's world: its game, its engine, its seed, the rules it is written for.
+
+    The engine's transcript is cleared first, so that a failure shows this scenario's
+    exchanges only, even when it fails before reaching the engine."""
     run = request.config.stash[run_key]
     rules = tuple(verdicts.rules_of(request.node))
     game = run.games[rules[0].partition(":")[0]]
-    return ScenarioWorld(game, run.client_for(game),
-                         run.scenario_seed(game.id, request.node.name), rules)
-
-
-def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any,
-                               scenario: Any) -> None:
-    """Before the first step: unsupported unless the engine has all the scenario needs."""
-    if run_key in request.config.stash:
-        world = request.getfixturevalue("oracle_world")
-        world.prepare([(step.type, step.name) for step in scenario.steps])
+    client = run.engine_for(game)
+    client.transcript.clear()
+    return ScenarioWorld(game, client, run.scenario_seed(game.id, request.node.name), rules)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -112,6 +157,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     run = item.config.stash.get(run_key, None)
     if run is not None and verdicts.rules_of(item):
         verdicts.attach(run, item, call, report)
+    if run is not None and order_key in item.stash and any(
+            k == USER_PROPERTY for k, _ in report.user_properties):
+        report.user_properties = [*report.user_properties,
+                                  (ORDER_PROPERTY, item.stash[order_key])]
     return report
 
 

@@ -5,15 +5,14 @@ features from any folder (the bundled ones, a committee's own) with no module be
 so each feature file becomes a ``pytest.Module`` whose module object is built in memory:
 one test function per scenario, made by pytest-bdd's own ``scenario``.
 
-The module also holds the step definitions of its game (the shared steps and the game's
-own module): pytest-bdd finds steps as fixtures, and a module's fixtures are visible to
-its tests only, so each game's phrases are scoped to its own features and two games may
-use the same phrase.
+The module also holds the step definitions pytest-bdd looks for, as fixtures visible to its
+tests only: one per kind (``oracle.suite.dispatch``), which runs each step through the
+vocabulary of the file's game (the shared steps and the game's own module), so each game's
+phrases are scoped to its own features and two games may use the same phrase.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 import types
@@ -22,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from oracle.suite.bdd import python_names, scenario_test, step_fixtures
+from oracle.suite import dispatch
+from oracle.suite.bdd import ROUTES, python_names, routes_to, scenario_test, step_fixtures
 from oracle.suite.features import read_feature
-from oracle.suite.vocabulary import step_modules
+from oracle.suite.vocabulary import vocabulary_for
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
@@ -38,6 +38,9 @@ def _finish(oracle_world: Any) -> None:
 def collect_file(run: OracleRun, file_path: Path, parent: pytest.Collector
                  ) -> pytest.Collector | None:
     if file_path.suffix == ".feature":
+        game = run.game_of(file_path)
+        if game is not None and game not in run.selected_games():
+            return None  # no rule of its game is selected: not even collected
         return FeatureFile.from_parent(parent, path=file_path)
     return None
 
@@ -51,24 +54,37 @@ class FeatureFile(pytest.Module):
         path = self.path
         module = types.ModuleType(f"oracle_features.{path.parent.name}.{path.stem}")
         module.__file__ = str(path)
-        game = self.config.stash[run_key].game_of(path)
-        for name in step_modules(game) if game else ():
-            for fixture, value in step_fixtures(importlib.import_module(name)).items():
+        run = self.config.stash[run_key]
+        game = run.game_of(path)
+        if game is not None:
+            vocabulary_for(game)  # the game's step modules, imported now: errors show here
+            for fixture, value in step_fixtures(dispatch).items():
                 setattr(module, fixture, value)
-        for scenario in read_feature(path).scenarios:
-            test = scenario_test(path, scenario.name, _finish)
-            for test_name in python_names(scenario.name):
-                if not hasattr(module, test_name):
-                    setattr(module, test_name, test)
-                    break
+            setattr(module, ROUTES, routes_to(dispatch))
+        names = test_names(path)  # over every scenario: a test's name (and seed) is the same
+        for scenario in read_feature(path).scenarios:  # whatever the selection
+            if run.wants(scenario):  # not selected: no test to build (only to deselect)
+                setattr(module, names[scenario.name],
+                        scenario_test(path, scenario.name, _finish))
         return module
+
+
+def test_names(path: Path) -> dict[str, str]:
+    """Each scenario's test-function name in its feature file's module, as pytest-bdd would
+    name it (the first free one). A scenario's seed derives from it, so the kill matrix's
+    harness (``oracle.mutants.harness``) names scenarios with this same function."""
+    names: dict[str, str] = {}
+    for scenario in read_feature(path).scenarios:
+        taken = set(names.values())
+        names[scenario.name] = next(n for n in python_names(scenario.name) if n not in taken)
+    return names
 
 
 def explore_items(run: OracleRun, session: pytest.Session) -> list[pytest.Item]:
     """One exploration item per game that has an exploration model."""
     return [ExploreItem.from_parent(session, name=f"explore[{game.id}]", game=game,
                                     examples=run.explore_examples, out_dir=run.explore_out)
-            for game in run.games.values() if game.explore]
+            for game in run.selected_games() if game.explore]
 
 
 class ExploreItem(pytest.Item):
@@ -85,11 +101,12 @@ class ExploreItem(pytest.Item):
         from oracle.scenario.outcomes import EngineLacks, RuleViolation
 
         run = self.config.stash[run_key]
-        client = run.client_for(self.game)
+        client = run.engine_for(self.game)
         info = client.info()
         if self.game.id not in info.games:
             raise EngineLacks(f"engine {info.name!r} does not play {self.game.id!r}")
-        result = explore(self.game, client, run.seed, default_budget(self.examples))
+        result = explore(self.game, client, run.seed, default_budget(self.examples),
+                         progress=None if run.is_worker else self._progress)
         engine = tuple(sorted({"name": info.name, "version": info.version,
                                "label": client.label}.items()))
         rate = result.moves / result.seconds if result.seconds else 0.0
@@ -126,6 +143,21 @@ class ExploreItem(pytest.Item):
             raise RuleViolation("\n\n".join(
                 [f"{f.invariant.name}: {f.message}\n{f.scenario}" for f in found]
                 + [f"{n}: {e}" for n, e in result.errors.items()]))
+
+    def _progress(self, done: int, total: int, invariant: str) -> None:
+        """One line per invariant, so a long exploration is not a silent one."""
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None and self.config.get_verbosity() > -2:
+            reporter.write_line(f"explore {self.game.id}: [{done + 1}/{total}] {invariant}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str | Any:
+        """The counterexamples as scenarios, not a traceback through Hypothesis and pluggy."""
+        from oracle.scenario.outcomes import RuleViolation
+
+        if isinstance(excinfo.value, RuleViolation):
+            return f"exploration of {self.game.id} found rule violations:\n\n{excinfo.value}"
+        return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Any, int, str]:
         return self.game.folder, 0, f"explore {self.game.id}"

@@ -8,6 +8,9 @@ an xdist worker) checks the suite and writes reports.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import functools
 import json
 import time
 import zlib
@@ -23,13 +26,21 @@ from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.report import Report, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
-from oracle.report.formats.table import render_table
+from oracle.report.formats.table import render_table, unsupported_summary
+from oracle.report.judge import Exit, coverage_shortfall, nothing_tested
 from oracle.report.model import USER_PROPERTY
+from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
+from oracle.scenario.outcomes import EngineFault
 from oracle.suite.catalog import CatalogFileError
+from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game, bundled_features_dir, discover_games
-from oracle.suite.lint import lint_games
+from oracle.suite.lint import lint_games, rule_tags
 
 run_key = pytest.StashKey["OracleRun"]()
+order_key = pytest.StashKey[int]()
+
+ORDER_PROPERTY = "rules_oracle.order"
+"""The user property holding a test's place in the collection (see ``verdict_order``)."""
 
 
 @dataclass(eq=False)  # a plugin object: hashed by identity
@@ -50,57 +61,112 @@ class OracleRun:
     explore: bool = False
     explore_examples: int = 60
     explore_out: str | None = None
+    require_coverage: float | None = None
+    shard: tuple[int, int] | None = None
+    all_games: bool = False
+    #: Every option's value by name, for the reproduce command of a failure.
+    values: dict[str, Any] = field(default_factory=dict)
+    #: False when plain pytest was pointed at other tests with the engine named only in the
+    #: ini file: then the oracle stays out of the way (no table, no exit status of its own).
+    asked: bool = True
     verdicts: list[ScenarioVerdict] = field(default_factory=list)
+    #: Each verdict's test's place in the collection, so that a report lists scenarios in
+    #: one order however xdist's workers interleave them.
+    verdict_order: list[int] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
+    #: Engines that failed at start-up, with the message every later scenario gets.
+    _broken: dict[str, str] = field(default_factory=dict)
+    interrupted: bool = False
+    notes: list[str] = field(default_factory=list)  # said in the terminal summary
+    written: list[Path] = field(default_factory=list)
+    _short_paths: dict[Path, str] = field(default_factory=dict)
     report: Report | None = None
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> OracleRun | None:
         """The run the options ask for, or None when no engine is named (the plugin is inert).
 
-        Bad input (an unknown engine, game or rule, a broken manifest or expectations file)
-        is a ``pytest.UsageError`` that says what to write instead.
+        Bad input (an unknown engine, game or rule, a broken manifest or expectations file,
+        an engine that cannot be made, a report path that cannot be written) is a
+        ``pytest.UsageError`` that says what to write instead.
         """
         values = run_options.read(config)
         if not values["engine"]:
             return None
+        if values["explore_out"] and not values["explore"]:
+            raise pytest.UsageError("--explore-out DIR writes exploration counterexamples, so "
+                                    "it needs --explore; add --explore, or leave it out")
         roots = [bundled_features_dir(), *(Path(d).resolve() for d in values["features"])]
+        is_worker = hasattr(config, "workerinput")
         try:
             spec = EngineSpec.parse(values["engine"])
             games = discover_games(roots)
+            _check_feature_roots(roots[1:], games)
             spec.engine_kind.check(spec, games)
+            outputs = {f.name: Path(values[f.name]) for f in file_formats()
+                       if values.get(f.name)}
+            if not is_worker:
+                _check_output_paths(config, outputs)
+            shard = tuple(int(n) for n in values["shard"].split("/")) \
+                if values["shard"] else None
             run = cls(
                 spec=spec, games=games, roots=roots, seed=values["seed"],
-                selected=_selected_rules(values["rule"], games),
-                outputs={f.name: Path(values[f.name]) for f in file_formats()
-                         if values.get(f.name)},
-                is_worker=hasattr(config, "workerinput"),
-                timeout=values["timeout"] or DEFAULT_TIMEOUT,
+                selected=selected_rules(values["rule"], games), outputs=outputs,
+                is_worker=is_worker, timeout=values["timeout"] or DEFAULT_TIMEOUT,
                 strict=_strict(values["strict_protocol"]),
                 strict_expectations=values["strict_expectations"],
                 explore=values["explore"], explore_examples=values["explore_examples"],
                 explore_out=values["explore_out"],
+                require_coverage=values["require_coverage"], shard=shard,  # type: ignore[arg-type]
+                all_games=values["all_games"], values=values,
             )
             if values["expectations"]:
                 run.expectations = load_expectations(
                     Path(values["expectations"]),
                     [i for g in games.values() for i in g.catalog.ids()])
-        except (EngineSpecError, CatalogFileError, ExpectationsError) as exc:
+        except (EngineSpecError, CatalogFileError, ExpectationsError, OutputError) as exc:
             raise pytest.UsageError(str(exc)) from exc
         return run
 
     # -- engines ---------------------------------------------------------------------------
 
+    def _engine_key(self, game: Game) -> str:
+        return game.id if self.spec.engine_kind.per_game(self.spec) else "*"
+
     def client_for(self, game: Game) -> EngineClient:
         """The engine a game's scenarios run on, connected once per process."""
-        kind = self.spec.engine_kind
-        key = game.id if kind.per_game(self.spec) else "*"
+        key = self._engine_key(game)
         if key not in self._clients:
-            games = {game.id: game} if kind.per_game(self.spec) else self.games
+            games = {game.id: game} if key != "*" else self.games
             self._clients[key] = connect(self.spec, games,
                                          ConnectOptions(timeout=self.timeout, strict=self.strict))
         return self._clients[key]
+
+    def engine_for(self, game: Game) -> EngineClient:
+        """The engine for a scenario, described (handshake done), or EngineFault at once.
+
+        The circuit breaker: an engine that fails at start-up (its handshake fails, it
+        crashes or hangs before describing itself) is not restarted for every scenario.
+        Its first failure's message is kept, and every later scenario on it ends ``error``
+        with that message without a request being sent, so a broken engine costs one
+        timeout, not one per scenario.
+        """
+        key = self._engine_key(game)
+        if key in self._broken:
+            raise EngineFault(self._broken[key])
+        try:
+            client = self.client_for(game)
+            client.info()
+        except EngineSpecError as exc:
+            self._broken[key] = (
+                f"the engine failed at start-up: {exc}\n(it is not restarted for each "
+                "scenario: every scenario on it is reported error with this message; fix "
+                "the start-up and run again)")
+            if key in self._clients:
+                self._clients[key].close()
+            raise EngineFault(self._broken[key]) from None
+        return client
 
     def close_engines(self) -> None:
         """Stop the engine processes this process started (closing their stdin first)."""
@@ -108,8 +174,30 @@ class OracleRun:
             client.close()
 
     def scenario_seed(self, game: str, name: str) -> int:
-        """A per-scenario seed: stable across runs and xdist workers, changed by --seed."""
-        return zlib.crc32(f"{self.seed}:{game}:{name}".encode())
+        return scenario_seed(self.seed, game, name)
+
+    def wants(self, scenario: ScenarioDoc) -> bool:
+        """Whether to collect a scenario: it cites a selected rule, or nothing is selected.
+
+        Unselected scenarios are not built at all, so a one-rule run of a large suite does
+        not pay for the rest. If no scenario cites a selected rule (an untestable one, say),
+        everything is collected and deselected as it always was, so such a run still ends
+        as before rather than as a run that collected nothing.
+        """
+        if self.selected is None or not self._selection_has_scenarios:
+            return True
+        return not self.selected.isdisjoint(rule_tags(scenario.tag_names))
+
+    @functools.cached_property
+    def _selection_has_scenarios(self) -> bool:
+        assert self.selected is not None
+        for game in self.games.values():
+            for path in game.feature_files():
+                with contextlib.suppress(FeatureSyntaxError):  # the suite checks say so
+                    for scenario in read_feature(path).scenarios:
+                        if not self.selected.isdisjoint(rule_tags(scenario.tag_names)):
+                            return True
+        return False
 
     def game_of(self, path: Path) -> Game | None:
         """The game whose folders hold a feature file."""
@@ -119,14 +207,32 @@ class OracleRun:
         return None
 
     def short_path(self, path: Path) -> str:
-        for game in self.games.values():
-            if path.is_relative_to(game.folder.parent):
-                return str(path.relative_to(game.folder.parent))
-        return str(path)
+        """A feature file's path as reports show it: from its features root."""
+        shown = self._short_paths.get(path)
+        if shown is None:
+            shown = str(path)
+            for game in self.games.values():
+                if path.is_relative_to(game.folder.parent):
+                    shown = str(path.relative_to(game.folder.parent))
+                    break
+            self._short_paths[path] = shown
+        return shown
 
     def header(self) -> str:
+        shard = f", shard {self.shard[0]}/{self.shard[1]}" if self.shard else ""
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
-                f"{self.seed} ({time.strftime('%Y-%m-%d')})")
+                f"{self.seed}{shard} ({time.strftime('%Y-%m-%d')})")
+
+    def selected_games(self) -> list[Game]:
+        """The games a --rule selects (every game without one): only their feature files
+        are checked and collected, and only they are explored."""
+        if self.selected is None:
+            return list(self.games.values())
+        return [g for g in self.games.values() if set(g.catalog.ids()) & self.selected]
+
+    def report_games(self) -> list[Game]:
+        """The games a report lists: the selected ones, or every game with --all-games."""
+        return list(self.games.values()) if self.all_games else self.selected_games()
 
     # -- hooks (registered as a plugin) -------------------------------------------------------
 
@@ -134,37 +240,51 @@ class OracleRun:
         """Refuse, before anything runs, a suite that would lose a rule silently."""
         if self.is_worker:
             return
-        problems, _ = lint_games(self.games.values(), self.games)
+        problems, _ = lint_games(self.selected_games(), self.games)
         if problems:
             listing = "\n".join(str(p) for p in problems)
             raise pytest.UsageError(
                 f"rules-oracle refuses to run: {len(problems)} problem(s) in the suite\n{listing}"
             )
 
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        self.interrupted = True
+
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when == "teardown" or (report.when == "setup" and report.passed):
             return  # verdicts ride on the call report (or on a setup that failed)
+        order = next((int(v) for k, v in report.user_properties if k == ORDER_PROPERTY), -1)
         for key, value in report.user_properties:
             if key == USER_PROPERTY:
                 verdict = ScenarioVerdict.from_json(json.loads(value))
                 self.verdicts.append(verdict)
+                self.verdict_order.append(order)
                 if verdict.engine:
                     self.engines.setdefault(verdict.game, dict(verdict.engine))
 
     def build(self) -> Report:
-        catalogs = [g.catalog for g in self.games.values()]
-        engine = {"spec": str(self.spec), "seed": self.seed, "games": self.engines}
+        catalogs = [g.catalog for g in self.report_games()]
+        engine = {"spec": str(self.spec), "seed": self.seed,
+                  "games": dict(sorted(self.engines.items()))}
         known = {e.rule for e in self.expectations.entries
                  if e.rule and e.scenario is None} if self.expectations else set()
-        self.report = build_report(catalogs, self.verdicts, engine, self.selected, known)
+        ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
+                                        key=lambda pair: pair[0])]
+        report = build_report(catalogs, ordered, engine, self.selected, known)
+        self.report = dataclasses.replace(report, interrupted=self.interrupted,
+                                          shard=self.shard)  # type: ignore[arg-type]
         return self.report
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if self.is_worker:
+        if self.is_worker or (not self.asked and not self.verdicts):
             return
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
-        terminalreporter.line(render_table(report, terminalreporter._tw.fullwidth))
+        compact = terminalreporter.config.get_verbosity() <= -2
+        width = terminalreporter._tw.fullwidth
+        terminalreporter.line(render_table(report, width, compact))
+        for line in unsupported_summary(report, width):
+            terminalreporter.line(line)
         stale = [r.id for r in report.rules if r.status == Status.XPASS]
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"
@@ -172,7 +292,9 @@ class OracleRun:
                 if self.strict_expectations else ""
             terminalreporter.line(f"known failures that pass now, remove them from {where}"
                                   f"{strict}: {', '.join(stale)}")
-        for path in self.outputs.values():
+        for note in self.notes:
+            terminalreporter.line(f"rules-oracle: {note}", red=True, bold=True)
+        for path in self.written:
             terminalreporter.line(f"report written to {path}")
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -180,12 +302,62 @@ class OracleRun:
         if self.is_worker:
             return
         report = self.report or self.build()
+        if not self.asked and not self.verdicts:
+            self._write(report)
+            return
+        if self.interrupted:
+            session.exitstatus = Exit.INTERRUPTED
+            self.notes.append("interrupted: the reports hold only the scenarios that ran, "
+                              "written beside the requested paths (NAME.interrupted.EXT)")
+        else:
+            session.exitstatus = self._judge(report, session.exitstatus)
+        if not self._write(report) and not self.interrupted:
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
+
+    def _judge(self, report: Report, status: int) -> int:
+        """The run's exit status: pytest's, unless nothing was tested or a requirement
+        (--strict-expectations, --require-coverage) is not met."""
+        if status in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+            unsupported = [v for v in self.verdicts if v.status == Status.UNSUPPORTED]
+            empty = nothing_tested([v.status for v in self.verdicts],
+                                   unsupported[0].message if unsupported else "")
+            if empty:
+                self.notes.append(empty)
+                return Exit.NOTHING_TESTED
+        if status != pytest.ExitCode.OK:
+            return status
         stale = [r.id for r in report.rules if r.status == Status.XPASS]
-        if stale and self.strict_expectations and session.exitstatus == 0:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED  # stale known failures
+        if stale and self.strict_expectations:
+            return pytest.ExitCode.TESTS_FAILED  # stale known failures
+        if self.shard and self.require_coverage is not None:
+            self.notes.append("--require-coverage is judged on the whole run: pass it to "
+                              "'rules-oracle combine' with the shards' reports")
+            return status
+        short = coverage_shortfall(report, self.require_coverage)
+        if short:
+            self.notes.append(short)
+            return pytest.ExitCode.TESTS_FAILED
+        return status
+
+    def _write(self, report: Report) -> bool:
+        """Write every requested format (an interrupted run's beside the requested path);
+        True when all were written. A failure is said, and the other formats still go out."""
+        ok = True
         for name, path in self.outputs.items():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(formats()[name].render(report), encoding="utf-8")
+            target = interrupted_path(path) if report.interrupted else path
+            try:
+                write_atomic(target, formats()[name].render(report))
+                self.written.append(target)
+            except OSError as exc:
+                ok = False
+                self.notes.append(f"cannot write the {name} report to {target} ({exc}); "
+                                  "the other reports were written")
+        return ok
+
+
+def scenario_seed(base: int, game: str, test_name: str) -> int:
+    """A per-scenario seed: stable across runs and xdist workers, changed by --seed."""
+    return zlib.crc32(f"{base}:{game}:{test_name}".encode())
 
 
 def _strict(wanted: bool) -> bool:
@@ -200,7 +372,32 @@ def _strict(wanted: bool) -> bool:
     return bool(wanted)
 
 
-def _selected_rules(wanted: list[str], games: dict[str, Game]) -> set[str] | None:
+def _check_feature_roots(extra: list[Path], games: dict[str, Game]) -> None:
+    """Refuse a --features folder that adds nothing: no game folder, no folder of a game's
+    scenarios. Run as given, it would silently test only the bundled suite."""
+    for root in extra:
+        used = any(g.folder.parent == root or any(f.parent == root for f in g.extra_folders)
+                   for g in games.values())
+        if not used:
+            raise CatalogFileError(
+                f"--features {root}: holds no game folder (with a game.yaml) and no folder "
+                f"named after a game holding .feature files (games: {', '.join(games)}); "
+                "give the folder that holds them, e.g. --features my-rulings for "
+                "my-rulings/ti4/*.feature")
+
+
+def _check_output_paths(config: pytest.Config, outputs: dict[str, Path]) -> None:
+    """Every report path (ours and pytest's own --junitxml) writable, none shared."""
+    named = {f"--{name.replace('_', '-')}": path for name, path in outputs.items()}
+    xmlpath = getattr(config.option, "xmlpath", None)
+    if xmlpath:
+        named["pytest's --junitxml"] = Path(xmlpath)
+    check_outputs(named)
+
+
+def selected_rules(wanted: list[str], games: dict[str, Game]) -> set[str] | None:
+    """The rule ids ``--rule`` selects (each id and its sub-rules, or a whole game), or None
+    for every rule; a ``pytest.UsageError`` for an id no catalog has."""
     if not wanted:
         return None
     every = [rid for g in games.values() for rid in g.catalog.ids()]

@@ -14,31 +14,39 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from oracle.engines.spec import DEFAULT_TIMEOUT
-from oracle.report.model import USER_PROPERTY, ScenarioVerdict, Status
+from oracle import options
+from oracle.report.message import EXCHANGES
+from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
 from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import EngineLacks, RuleViolation
-from oracle.suite.bdd import example_row, scenario_behind
+from oracle.suite.bdd import example_row, row_name, scenario_behind
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
     from oracle.scenario.world import ScenarioWorld
 
 failed_step_key = pytest.StashKey[str]()
+steps_key = pytest.StashKey[list[list[Any]]]()
 
 
 def classify(excinfo: pytest.ExceptionInfo[BaseException] | None) -> Status:
-    """pass / fail / error / unsupported from how the test call ended.
+    """pass / fail / error / unsupported from how the test call ended."""
+    return classify_exception(excinfo.value if excinfo is not None else None)
+
+
+def classify_exception(exc: BaseException | None) -> Status:
+    """pass / fail / error / unsupported from the exception a scenario ended with (if any).
 
     A rule violation (or any assertion) is ``fail``: the engine broke the rule.
     Anything else that went wrong (engine crash, protocol error, a scenario
-    that cannot run) is ``error``; a missing capability is ``unsupported``.
+    that cannot run) is ``error``; a missing capability is ``unsupported``. One function
+    for a pytest run and for the kill matrix's harness, so they cannot disagree.
     """
-    if excinfo is None:
+    if exc is None:
         return Status.PASS
-    if isinstance(excinfo.value, EngineLacks | pytest.skip.Exception):
+    if isinstance(exc, EngineLacks | pytest.skip.Exception):
         return Status.UNSUPPORTED
-    if isinstance(excinfo.value, RuleViolation | AssertionError):
+    if isinstance(exc, RuleViolation | AssertionError):
         return Status.FAIL
     return Status.ERROR
 
@@ -53,13 +61,45 @@ def remember_failed_step(request: pytest.FixtureRequest, step: Any) -> None:
     request.node.stash[failed_step_key] = f"line {step.line_number}: {step.keyword} {step.name}"
 
 
+def remember_steps(request: pytest.FixtureRequest, scenario: Any) -> None:
+    """The scenario's steps as pytest-bdd rendered them, each skipped until it ends."""
+    request.node.stash[steps_key] = [[s.keyword, s.name, s.line_number, "skipped"]
+                                     for s in scenario.steps]
+
+
+def step_ended(request: pytest.FixtureRequest, step: Any, status: str) -> None:
+    for entry in request.node.stash.get(steps_key, []):
+        if entry[2] == step.line_number and entry[1] == step.name and entry[3] == "skipped":
+            entry[3] = status
+            return
+
+
 def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
            report: pytest.TestReport) -> None:
-    """Put the scenario's verdict on its call report (or on a setup that failed)."""
+    """Put the scenario's verdict on its call report (or on a setup that failed), with the
+    rule ids and statuses as properties pytest's own --junitxml writes, and make a failure
+    read as the oracle's message rather than a traceback through pytest's internals."""
     if call.when == "call" or (call.when == "setup" and not report.passed):
         verdict = expected(run, report, make_verdict(run, item, call))
-        report.user_properties = [*report.user_properties,
-                                  (USER_PROPERTY, json.dumps(verdict.to_json()))]
+        report.user_properties = [
+            *report.user_properties, (USER_PROPERTY, json.dumps(verdict.to_json())),
+            ("rule", " ".join(verdict.rules)), ("status", str(verdict.status))]
+        if report.failed and (verdict.status in FAILING or verdict.status == Status.BLOCKED):
+            report.longrepr = failure_text(verdict)
+
+
+def failure_text(verdict: ScenarioVerdict) -> str:
+    """What the terminal shows for a failing scenario: the rule and scenario, then the
+    verdict's message (the failing step, what was expected and seen, the seed, the
+    command that reproduces it, the scenario's last exchanges)."""
+    head = f"{' '.join(verdict.rules)} {verdict.status}: {verdict.name} ({verdict.location})"
+    lines = verdict.message.splitlines()
+    if lines and lines[0].startswith("line "):
+        lines[0] = f"failing step: {lines[0]}"
+        if len(lines) > 1 and lines[1]:
+            lines[1] = f"what went wrong: {lines[1]}"
+    body = "\n".join(f"  {line}" if line else "" for line in lines)
+    return f"{head}\n{body}"
 
 
 def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
@@ -67,26 +107,22 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     rules = rules_of(item)
     behind = scenario_behind(getattr(item, "obj", None))
     name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
-    row = example_row(item)
-    if row:  # each row of an Outline is a scenario of its own in the report
-        name = f"{name} [{' | '.join(row.values())}]"
-    status = classify(call.excinfo)
-    message = ""
-    blocked_by = None
+    name = row_name(name, example_row(item))
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
+    status, blame = judge(world, call.excinfo.value if call.excinfo else None)
+    message = ""
+    blocked_by = blame.rule if blame else None
     if call.excinfo is not None:
         message = str(call.excinfo.value).removeprefix("unsupported: ")
         step = item.stash.get(failed_step_key, None)
         if step:
             message = f"{step}\n{message}"
-        if status == Status.FAIL and world is not None:
-            blame = _blame(world, call.excinfo.value)
-            if blame is not None:
-                status, blocked_by = Status.BLOCKED, blame.rule
-                message = (f"blocked by {blame.rule} ({blame.concept}): {blame.message}\n"
-                           f"so this scenario's own check could not be trusted: {message}")
+        if blame is not None:
+            message = (f"blocked by {blame.rule} ({blame.concept}): {blame.message}\n"
+                       f"so this scenario's own check could not be trusted: {message}")
         if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
+    steps = tuple(StepResult(*entry) for entry in item.stash.get(steps_key, []))
     engine: dict[str, Any] = {}
     if world is not None:
         info = world.client.info()
@@ -95,8 +131,21 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         name=name, game=rules[0].partition(":")[0], rules=tuple(rules), status=status,
         location=f"{run.short_path(path)}:{line}", message=message, duration=call.duration,
         engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
-        choices=tuple(world.cards.choices) if world is not None else (),
+        choices=tuple(world.cards.choices) if world is not None else (), steps=steps,
     )
+
+
+def judge(world: ScenarioWorld | None, exc: BaseException | None
+          ) -> tuple[Status, Blame | None]:
+    """A scenario's status from how it ended, and the other rule to charge when one of
+    that rule's checks failed first (then the scenario is ``blocked``). One function for a
+    pytest run and for the kill matrix's harness."""
+    status = classify_exception(exc)
+    if status == Status.FAIL and world is not None and exc is not None:
+        blame = _blame(world, exc)
+        if blame is not None:
+            return Status.BLOCKED, blame
+    return status, None
 
 
 def _blame(world: ScenarioWorld, failure: BaseException) -> Blame | None:
@@ -135,17 +184,21 @@ def expected(run: OracleRun, report: pytest.TestReport,
 
 def reproduce(run: OracleRun, rules: list[str], item: pytest.Item,
               world: ScenarioWorld | None) -> str:
-    """The seed, a command that runs this scenario again, and the last exchanges."""
-    lines = ["", f"engine {run.spec}, scenario seed {world.seed if world else '?'} "
-             f"(run seed {run.seed})",
-             f"reproduce: rules-oracle run --engine {shlex.quote(str(run.spec))} "
-             f"--seed {run.seed} "
-             + (f"--timeout {run.timeout:g} " if run.timeout != DEFAULT_TIMEOUT else "")
-             + ("--strict-protocol " if run.strict else "")
-             + f"--rule {rules[0]} -k {item.name!r}"]
+    """The seed, a command that runs this scenario again with every option that shaped it
+    (engine, features, seed, timeout, strictness, expectations), and the scenario's last
+    exchanges with the engine (none if it failed before reaching it)."""
+    game = rules[0].partition(":")[0]
+    seed = world.seed if world else run.scenario_seed(game, item.name)
+    test = getattr(item, "originalname", None) or item.name
+    command = ["rules-oracle", "run", *options.reproduce_args(run.values),
+               "--rule", rules[0], "-k", test]
+    lines = ["", f"engine {run.spec}, scenario seed {seed} (run seed {run.seed})",
+             f"reproduce: {shlex.join(command)}"]
     if world is not None and world.client.transcript:
-        lines.append("last exchanges with the engine:")
+        lines.append(EXCHANGES)
         for request, reply in world.client.transcript[-4:]:
             lines.append(f"  > {json.dumps(request)[:300]}")
             lines.append(f"  < {json.dumps(reply)[:300]}")
+    else:
+        lines.append("the scenario ended before it exchanged anything with the engine")
     return "\n".join(lines)

@@ -7,7 +7,9 @@ read with ``importlib.resources`` so they work from a wheel or a zip as well as 
 
 Why jsonschema is imported lazily: only ``--strict-protocol`` runs and the tests validate
 against these schemas (``oracle.protocol.parse_reply`` does its own checks on every reply),
-so an ordinary run does not pay for importing it.
+so an ordinary run does not pay for importing it. Strict mode checks each live message with
+a check compiled from the schemas first (``oracle.protocol.compiled``): a valid message,
+the usual case, never reaches jsonschema.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import functools
 import json
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
+
+from oracle.protocol.compiled import Check, compile_schema
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
@@ -113,7 +117,24 @@ def _part_validator(name: str, part: str) -> Validator:
 
 def kinds(name: str) -> list[str]:
     """The kinds a ``oneOf`` schema offers (``request``: the ops; ``reply``: the reply kinds)."""
-    return [branch["$ref"].rpartition("/")[2] for branch in load_schema(name).get("oneOf", [])]
+    return list(_kinds(name))
+
+
+@functools.cache
+def _kinds(name: str) -> tuple[str, ...]:
+    return tuple(branch["$ref"].rpartition("/")[2]
+                 for branch in load_schema(name).get("oneOf", []))
+
+
+@functools.cache
+def compiled(name: str) -> Check | None:
+    """The fast yes/no check for one bundled schema (``oracle.protocol.compiled``), or None
+    if it cannot be compiled (then jsonschema does all the work)."""
+    documents = {}
+    for other in schema_names():
+        schema = load_schema(other)
+        documents[schema["$id"]] = schema
+    return compile_schema(documents, load_schema(name)["$id"])
 
 
 def problems(name: str, instance: object) -> list[str]:
@@ -124,13 +145,16 @@ def problems(name: str, instance: object) -> list[str]:
     the whole schema's ``oneOf`` would only say "is not valid under any of the given schemas"
     instead of naming the missing or wrong field.
     """
+    fast = compiled(name)
+    if fast is not None and fast(instance):  # valid: nothing for jsonschema to word
+        return []
     key = KIND_KEYS.get(name)
     parts = ["*"]
     if key is not None:
         if not isinstance(instance, dict):
             return [f"(top level): a {name} must be a JSON object, got {instance!r:.200}"]
         kind = instance.get(key)
-        if kind not in kinds(name):
+        if kind not in _kinds(name):
             return [f"{key}: {kind!r:.100} is not one of {', '.join(kinds(name))}"]
         parts = ["top", kind]
     found: list[str] = []

@@ -19,22 +19,34 @@ from oracle.report.model import (
 )
 from oracle.suite.catalog import Catalog
 
+NOT_SELECTED = "not selected in this run"
+"""The reason an uncovered rule gives when the run's --rule left it out."""
+
 #: Which scenario status decides a rule's status, most telling first. A blocked scenario
 #: leaves its rule unverified: the rule is blocked unless it fails outright.
 _DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFAIL,
              Status.PASS)
 
 
-def rule_status(testable: bool, verdicts: Iterable[ScenarioVerdict | ScenarioResult]
-                ) -> Status:
+def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:
     """A rule's status from its scenarios': any failure fails it; all unsupported is
     unsupported; none at all is uncovered."""
     if not testable:
         return Status.UNTESTABLE
-    statuses = {v.status for v in verdicts}
+    statuses = set(scenario_statuses)
     if not statuses:
         return Status.UNCOVERED
     return next((s for s in _DECIDING if s in statuses), Status.UNSUPPORTED)
+
+
+def scenario_order(location: str, name: str, steps: Iterable[Any] = ()) -> tuple[Any, ...]:
+    """Where a scenario sorts in its rule: by file and line (exploration after), so that a
+    serial run, an xdist run and combined shards list scenarios in one order."""
+    where, _, line = location.rpartition(":")
+    texts = tuple(getattr(s, "text", "") for s in steps)  # outline rows share a line
+    if line.isdigit():
+        return (0, where, int(line), name, texts)
+    return (1, location, 0, name, texts)
 
 
 def build_report(
@@ -51,7 +63,7 @@ def build_report(
     """
     by_rule: dict[str, list[ScenarioResult]] = {}
     ran = set()
-    for verdict in verdicts:
+    for verdict in sorted(verdicts, key=lambda v: scenario_order(v.location, v.name, v.steps)):
         ran.add((verdict.location, verdict.name))
         for rule_id in verdict.rules:
             by_rule.setdefault(rule_id, []).append(ScenarioResult.of(verdict))
@@ -61,14 +73,14 @@ def build_report(
     for catalog in catalogs:
         for rule in catalog.rules:
             scenarios = by_rule.get(rule.id, [])
-            status = rule_status(rule.testable, scenarios)
+            status = rule_status(rule.testable, [v.status for v in scenarios])
             reason = ""
             if status == Status.PASS and expected_to_fail and rule.id in expected_to_fail:
                 status, reason = Status.XPASS, "listed as a known failure, but it passes now"
             if status == Status.UNTESTABLE:
                 reason = rule.untestable_reason or ""
             elif status == Status.UNCOVERED:
-                reason = ("not selected in this run" if selected is not None
+                reason = (NOT_SELECTED if selected is not None
                           and rule.id not in selected else "no scenario for it ran")
             elif status == Status.UNSUPPORTED:
                 reason = scenarios[0].message

@@ -96,19 +96,27 @@ def load_expectations(path: Path, known_ids: Iterable[str]) -> Expectations:
 
 
 def from_report(report: Report) -> str:
-    """An expectations file listing every rule a report flags (fail, error or xfail)."""
+    """An expectations file listing every scenario a report flags (fail, error or xfail).
+
+    One entry per failing scenario (with its rule), not per rule: with a rule-level entry,
+    a new failure in a rule that already had a known one would stay ``xfail``, and the run
+    green. A rule-level entry can still be written by hand (leave out ``scenario``).
+    """
     flagged = (Status.FAIL, Status.ERROR, Status.XFAIL)
     entries = []
     for rule in report.rules:
-        if rule.status not in flagged:
-            continue
-        bad = [s for s in rule.scenarios if s.status in flagged]
-        first = bad[0].message.strip().splitlines() if bad else []
-        why = next((ln for ln in first if not ln.startswith("line ")), str(rule.status))
-        entries.append({"rule": rule.id, "reason": why[:200], "issue": ""})
+        for scenario in rule.scenarios:
+            if scenario.status not in flagged:
+                continue
+            lines = [ln for ln in scenario.message.strip().splitlines()
+                     if not ln.startswith(("line ", "known failure ("))]
+            why = lines[0] if lines else str(scenario.status)
+            entries.append({"rule": rule.id, "scenario": scenario.name, "reason": why[:200],
+                            "issue": ""})
     spec = report.engine.get("spec", "?")
     header = (f"# Known failures of engine {spec}, written by "
-              "'rules-oracle expectations --from'.\n# Fill in each issue link; remove an entry "
-              "when its rule passes (--strict-expectations reports it as xpass).\n")
+              "'rules-oracle expectations --from', one per failing scenario.\n# Fill in "
+              "each issue link; remove an entry when its scenario passes "
+              "(--strict-expectations reports it as xpass).\n")
     return header + yaml.safe_dump({"known_failures": entries}, sort_keys=False,
                                    allow_unicode=True, width=100)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,24 @@ RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.
 FAILING = frozenset({Status.FAIL, Status.ERROR})
 
 
+@dataclass(frozen=True)
+class StepResult:
+    """One step of a scenario as it ran: passed, failed, or skipped (never reached)."""
+
+    keyword: str
+    text: str
+    line: int
+    status: str  # "passed", "failed" or "skipped" (Cucumber's words)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"keyword": self.keyword, "text": self.text, "line": self.line,
+                "status": self.status}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> StepResult:
+        return cls(data["keyword"], data["text"], int(data["line"]), data["status"])
+
+
 class ReportFileError(Exception):
     """A report file that cannot be read as a rules-oracle report; the message says why."""
 
@@ -66,13 +84,16 @@ class ScenarioVerdict:
     blocked_by: str | None = None
     #: The cards the oracle chose for the scenario's card variables ("card A = Lucky Shot").
     choices: tuple[str, ...] = ()
+    steps: tuple[StepResult, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
+        # Field by field (``asdict`` deep-copies every value; each scenario pays for this).
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["status"] = str(self.status)
         data["rules"] = list(self.rules)
         data["engine"] = dict(self.engine)
         data["choices"] = list(self.choices)
+        data["steps"] = [s.to_json() for s in self.steps]
         return data
 
     @classmethod
@@ -83,6 +104,7 @@ class ScenarioVerdict:
             message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
             engine=tuple(sorted(dict(data.get("engine") or {}).items())),
             blocked_by=data.get("blocked_by"), choices=tuple(data.get("choices", ())),
+            steps=tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
         )
 
 
@@ -101,17 +123,20 @@ class ScenarioResult:
     charged_from: tuple[str, ...] = ()
     #: The cards chosen for the scenario's card variables.
     choices: tuple[str, ...] = ()
+    steps: tuple[StepResult, ...] = ()
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         return cls(verdict.name, verdict.status, verdict.location, verdict.message,
-                   verdict.duration, verdict.blocked_by, choices=verdict.choices)
+                   verdict.duration, verdict.blocked_by, choices=verdict.choices,
+                   steps=verdict.steps)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         """The failure a blocked scenario charges to the rule that blocked it."""
         return cls(verdict.name, Status.FAIL, verdict.location, verdict.message,
-                   verdict.duration, charged_from=verdict.rules, choices=verdict.choices)
+                   verdict.duration, charged_from=verdict.rules, choices=verdict.choices,
+                   steps=verdict.steps)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "status": str(self.status),
@@ -123,6 +148,8 @@ class ScenarioResult:
             data["charged_from"] = list(self.charged_from)
         if self.choices:
             data["choices"] = list(self.choices)
+        if self.steps:
+            data["steps"] = [s.to_json() for s in self.steps]
         return data
 
     @classmethod
@@ -130,7 +157,8 @@ class ScenarioResult:
         return cls(data["name"], Status(data["status"]), data.get("location", ""),
                    data.get("message", ""), float(data.get("duration", 0.0)),
                    data.get("blocked_by"), tuple(data.get("charged_from", ())),
-                   tuple(data.get("choices", ())))
+                   tuple(data.get("choices", ())),
+                   tuple(StepResult.from_json(s) for s in data.get("steps") or ()))
 
 
 @dataclass(frozen=True)
@@ -165,6 +193,10 @@ class Report:
     engine: Mapping[str, Any]
     rules: tuple[RuleResult, ...]
     summary: Mapping[str, int] = field(default_factory=dict)
+    #: The run was interrupted (Ctrl-C, SIGTERM): the report holds what ran until then.
+    interrupted: bool = False
+    #: ``(K, N)`` for the K-th of N shards of a run (``--shard K/N``); None for a whole run.
+    shard: tuple[int, int] | None = None
 
     @property
     def conforms(self) -> bool:
@@ -175,14 +207,26 @@ class Report:
         return next((r for r in self.rules if r.id == rule_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": REPORT_VERSION, "engine": dict(self.engine),
+        """The report as data; ``interrupted`` comes first, so that a partial report says
+        so at its top."""
+        return {**({"interrupted": True} if self.interrupted else {}),
+                "version": REPORT_VERSION, "engine": dict(self.engine),
+                **({"shard": {"index": self.shard[0], "count": self.shard[1]}}
+                   if self.shard else {}),
                 "rules": [r.to_json() for r in self.rules], "summary": dict(self.summary)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Report:
+        shard = data.get("shard")
         return cls(dict(data.get("engine", {})),
                    tuple(RuleResult.from_json(r) for r in data.get("rules", [])),
-                   dict(data.get("summary", {})))
+                   dict(data.get("summary", {})), bool(data.get("interrupted", False)),
+                   (int(shard["index"]), int(shard["count"])) if shard else None)
+
+
+TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
+                    Status.XPASS})
+"""Scenario statuses that mean the scenario ran on the engine (unsupported did not)."""
 
 
 def summarise(rules: Iterable[RuleResult], scenarios: int) -> dict[str, int]:

@@ -66,6 +66,9 @@ class ScenarioWorld:
         #: Every action sent: (step text, action, reply, referee view before, view after).
         self.history: list[tuple[str, str, Mapping[str, Any], Reply, Mapping[str, Any],
                                  Mapping[str, Any] | None]] = []
+        #: The referee's view while nothing sent since could have changed the game: the
+        #: view before an action is often the one a step just looked at.
+        self._referee: Mapping[str, Any] | None = None
         info = client.info()
         if game.id not in info.games:
             raise EngineLacks(f"engine {info.name!r} does not play {game.id!r}")
@@ -143,7 +146,10 @@ class ScenarioWorld:
             return
         self.started = True
         self.client.transcript.clear()
-        reply = self.client.send(Setup(self.game.id, copy.deepcopy(self.state), self.seed))
+        self._referee = None
+        # No copy of the state: Given steps cannot change it from now on, and the client
+        # hands the engine a copy of every request.
+        reply = self.client.send(Setup(self.game.id, self.state, self.seed))
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"setup: {reply.reason}")
         if not isinstance(reply, Ready):
@@ -159,6 +165,7 @@ class ScenarioWorld:
     def _send(self, text: str, request: Act | Choose, action: Mapping[str, Any]) -> Reply:
         self.settle()
         before = self.referee_view()
+        self._referee = None  # whatever the engine answers, the game may have changed
         reply = self.client.send(request)
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"{text}: {reply.reason}")
@@ -249,10 +256,13 @@ class ScenarioWorld:
 
     def view(self, viewer: str | None) -> Mapping[str, Any]:
         self.settle()
-        return self._observe(viewer)
+        return self.referee_view() if viewer == REFEREE else self._observe(viewer)
 
     def referee_view(self) -> Mapping[str, Any]:
-        return self._observe(REFEREE)
+        """What the referee sees now (asked again only after an action or a setup)."""
+        if self._referee is None:
+            self._referee = self._observe(REFEREE)
+        return self._referee
 
     def _observe(self, viewer: str | None) -> Mapping[str, Any]:
         reply = self.client.send(Observe(viewer))
@@ -262,15 +272,17 @@ class ScenarioWorld:
             raise EngineFault(f"observe as {viewer!r}: {_say(reply)}")
         return reply.view
 
-    def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
-        """(count, names the viewer can see) of ``owner``'s hand, as ``viewer`` sees it."""
+    def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str] | None]:
+        """(count, names the viewer can see) of ``owner``'s hand, as ``viewer`` sees it;
+        the names are None when the engine does not know what this viewer may see."""
         view = self.view(viewer)
         try:
             hand = view["players"][owner]["hand"]
             if hand["count"] is None:
                 raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
                                     f"{owner} holds", concept="hand-size-public")
-            return int(hand["count"]), list(hand.get("cards") or [])
+            cards = hand.get("cards", [])
+            return int(hand["count"]), None if cards is None else list(cards)
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineFault(f"the view for {viewer!r} has no players.{owner}.hand with a "
                               f"count ({exc!r}); see docs/protocol.md") from exc
@@ -306,6 +318,10 @@ def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, ha
         raise RuleViolation(f"{what} has {count} card(s){shown}; expected {pile.count}")
     if not pile.names_matter:
         return
+    if cards is None and hand:  # "cards": null, docs/protocol.md "No viewers"
+        if not pile.count:
+            return  # an empty hand shows no names to anybody
+        raise EngineLacks(f"{what}: the engine does not say which cards this viewer may see")
     if cards is None:
         raise EngineFault(f"{what}: the engine does not list the cards to the referee")
     if hand:  # the viewer sees exactly the named cards plus the "other" ones

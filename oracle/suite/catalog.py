@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from oracle.suite.yamlfiles import read_yaml
+
 
 class CatalogFileError(Exception):
     """A catalog file is unreadable or malformed; the message names the file and the fix."""
@@ -62,7 +64,7 @@ class Catalog:
 def load_catalog(path: Path) -> Catalog:
     """Read a catalog YAML file written by a game importer."""
     try:
-        data: Any = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data: Any = read_yaml(path)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); regenerate it with "
                                "the game's importer") from exc

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
+from oracle.suite.yamlfiles import read_yaml
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Game:
         """Card facts per deck (name, count, and whatever else the game records)."""
         if not self.cards_file:
             return {}
-        data = yaml.safe_load((self.folder / self.cards_file).read_text(encoding="utf-8"))
+        data = read_yaml(self.folder / self.cards_file)
         return dict(data.get("decks", {}))
 
     def concept_rule(self, concept: str) -> str | None:
@@ -86,7 +87,7 @@ class Game:
             return {"classes": {}, "recipes": {}}
         path = self.folder / self.plays_file
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = read_yaml(path) or {}
         except (OSError, yaml.YAMLError) as exc:
             raise CatalogFileError(f"{path}: cannot read the card plays ({exc})") from exc
         if not isinstance(data, dict):
@@ -106,7 +107,7 @@ def bundled_features_dir() -> Path:
 
 def _read_manifest(path: Path) -> Game:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read the game manifest ({exc})") from exc
     if not isinstance(data, dict) or "id" not in data or "catalog" not in data:

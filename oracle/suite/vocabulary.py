@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from oracle.suite.bdd import StepFunctionContext, step_definitions
+from oracle.suite.bdd import StepFunctionContext, literal_hint, step_definitions
 
 if TYPE_CHECKING:
     from oracle.scenario.world import ScenarioWorld
@@ -76,26 +76,50 @@ class StepDef:
 
 
 class Vocabulary:
-    """The step definitions of some modules, matched by kind and text."""
+    """The step definitions of some modules, matched by kind and text.
+
+    Matching is indexed: each definition's literal text (``literal_hint``) rules it out
+    without running its regex when the step does not contain it, and each (kind, text) is
+    matched once per process. So a step costs about the same with 50 definitions as with
+    500, where pytest-bdd alone tries every definition on every step.
+    """
 
     def __init__(self, modules: Sequence[str]) -> None:
         self.modules = tuple(modules)
         self.defs = tuple(StepDef(c) for c in step_definitions(self.modules))
+        self._by_kind = {kind: [(literal_hint(d.context), d) for d in self.defs
+                                if d.answers(kind)] for kind in ("given", "when", "then")}
+        self._matched: dict[tuple[str, str], tuple[StepDef, ...]] = {}
 
     def of_kind(self, kind: str) -> list[StepDef]:
         return [d for d in self.defs if d.answers(kind)]
 
     def match(self, kind: str, text: str) -> list[StepDef]:
         """Every definition of this kind whose pattern matches ``text`` (one, normally)."""
-        return [d for d in self.of_kind(kind) if d.matches(text)]
+        key = (kind, text)
+        hits = self._matched.get(key)
+        if hits is None:
+            if len(self._matched) >= _MATCHES_KEPT:  # exploration makes endless new texts
+                self._matched.clear()
+            candidates = self._by_kind.get(kind)
+            if candidates is None:
+                candidates = [(None, d) for d in self.of_kind(kind)]
+            hits = self._matched[key] = tuple(
+                d for hint, d in candidates if _may_match(hint, text) and d.matches(text))
+        return list(hits)
 
     def closest(self, kind: str, text: str, n: int = 3) -> list[str]:
         """The steps of this kind a person most likely meant, written as a person would."""
         candidates = sorted({d.human for d in self.of_kind(kind)})
         return difflib.get_close_matches(text, candidates, n=n, cutoff=0.0)
 
-    def run(self, world: ScenarioWorld, kind: str, text: str) -> None:
-        """Run one step text through its definition, exactly as a feature file would."""
+    def run(self, world: ScenarioWorld, kind: str, text: str,
+            fixture: Callable[[str], Any] | None = None) -> None:
+        """Run one step text through its definition, exactly as a feature file would.
+
+        Parameters the text does not give are fixtures: ``oracle_world`` is ``world``, and
+        any other is asked of ``fixture`` (pytest's ``request.getfixturevalue``) if given.
+        """
         from oracle.scenario.outcomes import ScenarioError
 
         hits = self.match(kind, text)
@@ -103,9 +127,30 @@ class Vocabulary:
             raise ScenarioError(f"no {kind} step matches {text!r}")
         step = hits[0]
         kwargs = step.arguments(text)
+        for name in _required(step.function) - kwargs.keys():
+            if name == "oracle_world":
+                kwargs[name] = world
+            elif fixture is not None:
+                kwargs[name] = fixture(name)
+            else:
+                raise ScenarioError(f"the step definition {step.where} asks for {name!r}; "
+                                    "a step definition gets oracle_world and the values "
+                                    "its pattern parses")
         if "oracle_world" in _parameters(step.function):
-            kwargs["oracle_world"] = world
+            kwargs.setdefault("oracle_world", world)
         step.function(**kwargs)
+
+
+_MATCHES_KEPT = 50_000
+"""How many (kind, text) matches a vocabulary remembers before starting afresh."""
+
+
+def _may_match(hint: tuple[str, tuple[str, ...]] | None, text: str) -> bool:
+    """False when ``text`` lacks literal text every match needs (so the regex cannot match)."""
+    if hint is None:
+        return True
+    prefix, needed = hint
+    return text.startswith(prefix) and all(part in text for part in needed)
 
 
 @functools.cache
@@ -130,6 +175,14 @@ def every_step_module(games: Iterable[Game]) -> tuple[str, ...]:
 @functools.cache
 def _parameters(func: Callable[..., Any]) -> frozenset[str]:
     return frozenset(inspect.signature(func).parameters)
+
+
+@functools.cache
+def _required(func: Callable[..., Any]) -> frozenset[str]:
+    """Parameters without a default: pytest-bdd asks for these as fixtures if unparsed."""
+    return frozenset(
+        name for name, p in inspect.signature(func).parameters.items()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
 
 
 def humanize(pattern: str) -> str:

@@ -13,10 +13,9 @@ import importlib.resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from oracle.games.kit.errors import RequestError
 from oracle.games.kit.requests import str_list
+from oracle.suite.yamlfiles import read_yaml
 
 #: The features folder of a source checkout (``oracle.features`` maps to it only installed).
 FEATURES_DIR = Path(__file__).resolve().parents[3] / "features"
@@ -32,8 +31,16 @@ def read_features_file(game_dir: str, name: str) -> str:
 
 
 def read_card_facts(game_dir: str) -> Any:
-    """The parsed ``features/GAME_DIR/cards.yaml``: each game reads its own facts from it."""
-    return yaml.safe_load(read_features_file(game_dir, "cards.yaml"))
+    """The parsed ``features/GAME_DIR/cards.yaml``: each game reads its own facts from it.
+
+    Read through ``oracle.suite.yamlfiles``: parsed once per process, by libyaml, and the
+    same data the suite reads for the game (read it, never change it).
+    """
+    try:
+        folder = Path(str(importlib.resources.files("oracle.features")))
+    except ModuleNotFoundError:
+        folder = FEATURES_DIR
+    return read_yaml(folder / game_dir / "cards.yaml")
 
 
 class CardLookup:

@@ -150,20 +150,21 @@ class ProtocolEngine:
     def _transaction(self, run: Callable[[], None]) -> JSON:
         """Run one act/choose so that a rejection or a crash leaves the state untouched."""
         game = self.require_game()
-        # A pickle round trip: the same deep copy as copy.deepcopy for plain game data
-        # (dataclasses, lists, a seeded Random), several times faster; one is taken per move.
-        snapshot = pickle.loads(pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+        # A pickled snapshot: unpickled, the same deep copy as copy.deepcopy for plain game
+        # data (dataclasses, lists, a seeded Random), several times faster. One is taken per
+        # move and unpickled only when the move is undone.
+        snapshot = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
         self._events = []
         try:
             run()
         except Rejected as rej:
-            self.game = snapshot
+            self.game = pickle.loads(snapshot)
             reply: JSON = {"reply": "rejected", "reason": rej.rejection.reason}
             if rej.rejection.rule:
                 reply["rule"] = rej.rejection.rule
             return reply
         except BaseException:
-            self.game = snapshot
+            self.game = pickle.loads(snapshot)
             raise
         return {"reply": "accepted", "events": list(self._events)}
 

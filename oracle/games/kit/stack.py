@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from oracle.games.kit.errors import JSON, Rejected, Rejection
+from oracle.games.kit.errors import JSON
 
 
 class BeingPlayedStack:
@@ -25,8 +25,6 @@ class BeingPlayedStack:
     of those methods (a mutant) changes what the loop does.
     """
 
-    #: What a ``resolve`` with nothing being played is told.
-    NOTHING_TO_RESOLVE: ClassVar[str] = "nothing is being played"
     #: The record attribute that is true once another card took its effect away.
     VOID_FLAG: ClassVar[str] = ""
     #: The method that disposes of such a record, and the one that resolves any other.
@@ -34,10 +32,10 @@ class BeingPlayedStack:
     RESOLVE_PLAYED: ClassVar[str] = ""
 
     def act_resolve(self: Any, action: JSON) -> None:
-        """Every player passes: what is being played resolves, last played first."""
+        """Every player passes: what is being played resolves, last played first. With
+        nothing being played, passing changes nothing and is allowed (docs/protocol.md, act):
+        an engine that resolves cards at once gets this ``resolve`` after every play."""
         game = self.g
-        if not game.being_played:
-            raise Rejected(Rejection(self.NOTHING_TO_RESOLVE))
         while game.being_played:
             record = game.being_played.pop()
             if getattr(record, self.VOID_FLAG):

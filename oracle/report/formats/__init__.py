@@ -4,6 +4,9 @@ Each format has a name; the option table (``oracle.options``) turns every regist
 into ``--NAME PATH`` on ``rules-oracle run`` and ``--oracle-NAME PATH`` in pytest, so neither
 the command line nor the plugin changes when a format is added. The terminal table is a
 format too, shown in pytest's terminal summary rather than written to a file.
+
+A format may also render an engine matrix (``matrix``): ``rules-oracle matrix`` offers
+``--NAME PATH`` for every file format that does, and prints the terminal one.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from oracle.report.matrix import Matrix
 from oracle.report.model import Report
 
 
@@ -24,12 +28,17 @@ class Format:
     help: str
     render: Callable[[Report], str]
     to_file: bool = True  # False for the terminal table, which has no option
+    matrix: Callable[[Matrix], str] | None = None  # renders an engine matrix, if it can
 
 
 FORMATS: tuple[str, ...] = (
     "oracle.report.formats.table",
     "oracle.report.formats.jsonfile",
     "oracle.report.formats.markdown",
+    "oracle.report.formats.html",
+    "oracle.report.formats.junitxml",
+    "oracle.report.formats.cucumber",
+    "oracle.report.formats.badge",
 )
 """The modules that define a format (each holds ``FORMAT``), in the order options are listed."""
 
@@ -44,3 +53,8 @@ def formats() -> dict[str, Format]:
 def file_formats() -> list[Format]:
     """The formats written to a file given on the command line (``--json PATH``, ...)."""
     return [f for f in formats().values() if f.to_file]
+
+
+def matrix_formats() -> list[Format]:
+    """The file formats that can write an engine matrix (``rules-oracle matrix --NAME``)."""
+    return [f for f in file_formats() if f.matrix is not None]

@@ -1,4 +1,8 @@
-"""The Markdown report, for a CI job summary (``--markdown PATH``)."""
+"""The Markdown report, for a CI job summary (``--markdown PATH``), and the engine matrix.
+
+Shaped for the place it is read: what fails first (with why), then what was not tested,
+and the rules that pass last, collapsed, so a long green list never hides a red line.
+"""
 
 from __future__ import annotations
 
@@ -6,38 +10,147 @@ import textwrap
 
 from oracle.report.formats import Format
 from oracle.report.formats.table import counts, engine_line
-from oracle.report.model import FAILING, Report, Status
+from oracle.report.matrix import EngineColumn, Matrix, RuleRow, matrix_counts
+from oracle.report.model import FAILING, Report, RuleResult, ScenarioResult, Status
+
+#: Cells that say nothing engine-specific beyond their status: no link to a message.
+QUIET = frozenset({Status.PASS, Status.UNTESTABLE, Status.UNCOVERED})
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a table cell: one line, pipes escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _code(text: str) -> str:
+    """A code span around any text (a longer fence when the text holds backticks)."""
+    text = _cell(text)
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def _first_lines(message: str, n: int = 2) -> str:
+    return _cell(" — ".join(message.strip().splitlines()[:n]))
+
+_HEAD = ["| rule | status | passed | failed | text |", "|---|---|---:|---:|---|"]
+
+
+def _row(r: RuleResult) -> str:
+    text = textwrap.shorten(r.text, 90, placeholder="…").replace("|", "\\|")
+    status = f"**{r.status}**" if r.status in FAILING else str(r.status)
+    return (f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.count(*FAILING)} "
+            f"| {text} |")
 
 
 def render_markdown(report: Report) -> str:
-    """A table, then what failed and why, then what was not tested."""
+    """Failures and why, then what was not tested, then the passing rules (collapsed)."""
     verdict = "conforms" if report.conforms else "does not conform"
+    if report.interrupted:
+        verdict = "INTERRUPTED: a partial report of the scenarios that ran before the stop"
     out = [f"## rules-oracle: {engine_line(report.engine)} {verdict}", ""]
     out += [counts(report, " · "), ""]
-    out += ["| rule | status | passed | failed | text |", "|---|---|---:|---:|---|"]
-    for r in report.rules:
-        text = textwrap.shorten(r.text, 90, placeholder="…").replace("|", "\\|")
-        status = f"**{r.status}**" if r.status in FAILING else str(r.status)
-        out.append(f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.count(*FAILING)} "
-                   f"| {text} |")
     problems = [(r, s) for r in report.rules for s in r.scenarios if s.status in FAILING]
     if problems:
-        out += ["", "### Failures", ""]
+        out += ["### Failures", ""]
         for r, s in problems:
-            first = " — ".join(s.message.strip().splitlines()[:2]).replace("|", "\\|")
-            out.append(f"- `{r.id}` {s.status}: **{s.name}** (`{s.location}`): {first}")
+            out.append(f"- `{r.id}` {s.status}: **{s.name}** (`{s.location}`): "
+                       f"{_first_lines(s.message)}")
+        out.append("")
     blocked = [(r, s) for r in report.rules for s in r.scenarios if s.status == Status.BLOCKED]
     if blocked:
-        out += ["", "### Blocked (not charged to their own rule)", ""]
+        out += ["### Blocked (not charged to their own rule)", ""]
         for r, s in blocked:
             out.append(f"- `{r.id}` **{s.name}** (`{s.location}`): blocked by `{s.blocked_by}`, "
                        "which is charged")
+        out.append("")
+    shown = [r for r in report.rules if r.status not in (Status.PASS, Status.UNTESTABLE)]
+    if shown:
+        out += ["### Rules that do not pass", "", *_HEAD, *(_row(r) for r in shown), ""]
     untested = [r for r in report.rules if r.status in (Status.UNTESTABLE, Status.UNCOVERED)]
     if untested:
-        out += ["", "### Not tested", ""]
+        out += ["### Not tested", ""]
         out += [f"- `{r.id}` {r.status}: {r.reason}" for r in untested]
+        out.append("")
+    passing = [r for r in report.rules if r.status == Status.PASS]
+    if passing:
+        out += [f"<details><summary>{len(passing)} rules pass</summary>", "", *_HEAD,
+                *(_row(r) for r in passing), "", "</details>", ""]
+    return "\n".join(out)
+
+
+def _anchor(ci: int, ri: int | None = None) -> str:
+    return f"e{ci}" if ri is None else f"e{ci}r{ri}"
+
+
+def _chain(s: ScenarioResult) -> str:
+    if s.blocked_by:
+        return f", blocked by {_code(s.blocked_by)}"
+    if s.charged_from:
+        return f", charged from {', '.join(_code(r) for r in s.charged_from)}"
+    return ""
+
+
+def _rule_messages(rule: RuleResult) -> list[str]:
+    """A line per scenario that did not pass, or the rule's reason (which is all an
+    ``unsupported`` rule has to say: its first scenario's missing capability)."""
+    if rule.status == Status.UNSUPPORTED and rule.reason:
+        return [f"- {_cell(rule.reason)}"]
+    lines = [f"- {s.status}: **{_cell(s.name)}** ({_code(s.location)}){_chain(s)}: "
+             f"{_first_lines(s.message)}" for s in rule.scenarios if s.status != Status.PASS]
+    if lines or not rule.reason:
+        return lines
+    return [f"- {_cell(rule.reason)}"]
+
+
+def render_matrix_markdown(matrix: Matrix) -> str:
+    """Engines (numbered), the matrix with each telling cell linked to its message, the
+    messages."""
+    verdict = "every engine conforms" if matrix.conforms else "not every engine conforms"
+    out = [f"## rules-oracle matrix: {len(matrix.columns)} engines, {len(matrix.rows)} rules; "
+           f"{verdict}", "", "| # | engine | run | rules |", "|---:|---|---|---|"]
+    for ci, col in enumerate(matrix.columns, 1):
+        if col.report is None:
+            run = f"[**no report**](#{_anchor(ci)}) (exit {col.exit_code})"
+        else:
+            run = ("conforms" if col.conforms else "**does not conform**") + \
+                f" (exit {col.exit_code})"
+        out.append(f"| {ci} | {_code(col.spec)} | {run} | {matrix_counts(matrix, col)} |")
+    numbers = " | ".join(str(i) for i in range(1, len(matrix.columns) + 1))
+    out += ["", f"| rule | {numbers} | text |", "|---|" + "---|" * len(matrix.columns) + "---|"]
+    messages: list[str] = []
+    for ri, row in enumerate(matrix.rows):
+        cells = [_matrix_cell(matrix, row, ci, col, ri, messages)
+                 for ci, col in enumerate(matrix.columns, 1)]
+        text = textwrap.shorten(row.text, 80, placeholder="…").replace("|", "\\|")
+        out.append(f"| `{row.id}` | {' | '.join(cells)} | {text} |")
+    errors = [(ci, c) for ci, c in enumerate(matrix.columns, 1) if c.report is None]
+    if messages or errors:
+        out += ["", "### Messages", ""]
+        for ci, col in errors:
+            out += [f'<a id="{_anchor(ci)}"></a>', "",
+                    f"#### {ci}. {_code(col.spec)}: the run gave no report", "", "```",
+                    col.error.replace("```", "'''"), "```", ""]
+        out += messages
     return "\n".join(out) + "\n"
 
 
+def _matrix_cell(matrix: Matrix, row: RuleRow, ci: int, col: EngineColumn, ri: int,
+                 messages: list[str]) -> str:
+    """A cell's text, linked (and its message added to ``messages``) when it has one."""
+    cell = matrix.cell(row, col)
+    shown = f"**{cell.status}**" if cell.status in FAILING else str(cell.status)
+    if col.report is None:
+        return f"[{shown}](#{_anchor(ci)})"
+    rule = col.report.rule(row.id)
+    if cell.status in QUIET or rule is None:
+        return shown
+    lines = _rule_messages(rule)
+    if not lines:
+        return shown
+    messages += [f'<a id="{_anchor(ci, ri)}"></a>', "",
+                 f"#### {_code(row.id)} on {ci}. {_code(col.spec)}: {cell.status}", "",
+                 *lines, ""]
+    return f"[{shown}](#{_anchor(ci, ri)})"
+
+
 FORMAT = Format("markdown", "write the per-rule report as Markdown (for a CI job summary)",
-                render_markdown)
+                render_markdown, matrix=render_matrix_markdown)

@@ -31,8 +31,6 @@ class Playing:
         "check_same_name",
     )
 
-    #: What a ``resolve`` with nothing being played is told (ti4:2.7).
-    NOTHING_TO_RESOLVE = "no card is being played"
     #: ti4:2.8: a card cancelled by a Sabotage is disposed of (``dispose_cancelled``);
     #: ti4:2.7: any other resolves (``resolve_card``). See ``oracle.games.kit.stack``.
     VOID_FLAG = "cancelled"

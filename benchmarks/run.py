@@ -1,0 +1,414 @@
+"""Every benchmark in one command: start-up, per scenario, step library growth, the pipe,
+5,000-scenario suites, exploration. Timings are never tests; this is run by hand.
+
+    python benchmarks/run.py [--quick] [--json PATH] [--only startup,scenario,...]
+
+Prints a table of figures and ratios and writes them as one flat JSON object (``--json``).
+What it compares is interleaved (A, B, A, B, ...), so a busy moment on a shared machine
+hurts both sides alike; each figure is the median (or, per scenario, the best) of its
+repeats. Children run from a scratch folder with this interpreter, so they import the
+installed ``oracle`` (a source checkout in the working directory would shadow it).
+
+- start-up: ``rules-oracle run --rule ti4:2.4`` (5 scenarios: 2.4 and 2.4.1) against the
+  import floor (``import pytest, pytest_bdd, hypothesis, yaml, jsonschema``);
+- per scenario: the bundled suite's scenarios against plain pytest tests that send the very
+  same requests to the same reference engines (recorded from the oracle's own run);
+- step library: the TI4 scenarios with the TI4 vocabulary padded to 50 and to 500 step
+  definitions (unused ones, added to the game's step module);
+- pipe: round trips per second of one scenario's typical mix over the pipe, in-process, and
+  over the pipe in strict mode; every reply is checked, so a failing engine cannot pass for
+  a fast one;
+- scale: generated suites of 500 and 5,000 scenarios (the bundled features copied with
+  unique scenario names into a committee folder), serial and ``-n 2``, with the reports
+  compared (same rules, statuses and scenario lists in the same order), and peak memory;
+- exploration: moves per second of ``oracle.explore.explore`` on the TI4 reference engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+BUNDLED_RULE = "ti4:2.4"
+FLOOR_IMPORTS = "import pytest, pytest_bdd, hypothesis, yaml, jsonschema"
+
+TIMER_PLUGIN = '''
+"""Times each test's whole run protocol (setup, call, teardown, reporting)."""
+import json, os, time
+import pytest
+
+_times = {}
+_calls = {}
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    start = time.perf_counter()
+    yield
+    _times[item.nodeid] = time.perf_counter() - start
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    yield
+    world = getattr(item, "funcargs", {}).get("oracle_world")
+    if call.when == "call" and world is not None and os.environ.get("BENCH_RECORD"):
+        _calls[item.nodeid] = {"game": world.game.id, "engine": world.game.reference_engine,
+                               "exchanges": [[request, reply.get("reply")]
+                                             for request, reply in world.client.transcript]}
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workerinput"):
+        return
+    with open(os.environ["BENCH_TIMES"], "w") as f:
+        json.dump({"times": _times, "calls": _calls}, f)
+'''
+
+PLAIN_TESTS = '''
+"""Plain pytest tests: each sends one recorded scenario's requests to the engine itself."""
+import importlib, json, os
+import pytest
+
+CASES = json.load(open(os.environ["BENCH_CASES"]))
+_engines = {}
+
+def _engine(spec):
+    if spec not in _engines:
+        module, _, attr = spec.partition(":")
+        _engines[spec] = getattr(importlib.import_module(module), attr)()
+        _engines[spec].handle({"op": "describe"})
+    return _engines[spec]
+
+@pytest.mark.parametrize("case", CASES, ids=[str(i) for i in range(len(CASES))])
+def test_same_calls(case):
+    engine = _engine(case["engine"])
+    for request, expected in case["exchanges"]:
+        assert engine.handle(request)["reply"] == expected
+'''
+
+STEPS_DRIVER = '''
+"""``rules-oracle`` with the TI4 step vocabulary padded to N definitions (argv[1])."""
+import sys
+import oracle.steps.ti4 as module
+from oracle.suite.vocabulary import Vocabulary, step_modules
+from oracle.suite.games import discover_games
+
+target = int(sys.argv[1])
+have = len(Vocabulary(step_modules(discover_games()["ti4"])).defs)
+lines = ["from pytest_bdd import given, parsers, then, when"]
+kinds = ("given", "when", "then")
+for i in range(max(0, target - have)):
+    kind = kinds[i % 3]
+    pattern = (
+        rf"the bench gadget {i} is (?P<value>\\w+)" if i % 3 == 0 else
+        rf"(?P<player>[A-Z][\\w'-]*) polishes bench widget {i}(?: with (?P<tool>.+))?"
+        if i % 3 == 1 else rf"(?P<player>[A-Z][\\w'-]*) sees bench meter {i} at (?P<n>\\d+)")
+    lines += [f"@{kind}(parsers.re(r{pattern!r}))",
+              f"def _bench_step_{i}(oracle_world, **kwargs):",
+              "    raise AssertionError('a padding step never runs')"]
+exec("\\n".join(lines), vars(module))
+from oracle.cli import main
+sys.exit(main(sys.argv[2:]))
+'''
+
+
+# -- running things ----------------------------------------------------------------------
+
+
+class Bench:
+    """The scratch folder, the interpreter, and the environment every child runs with."""
+
+    def __init__(self, scratch: Path, quick: bool) -> None:
+        self.scratch, self.quick = scratch, quick
+        (scratch / "bench_timer.py").write_text(TIMER_PLUGIN)
+        (scratch / "test_plain.py").write_text(PLAIN_TESTS)
+        (scratch / "bench_steps.py").write_text(STEPS_DRIVER)
+        self.env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONHASHSEED": "0"}
+
+    def run(self, argv: list[str], env: dict[str, str] | None = None,
+            check: bool = True) -> tuple[float, str, float]:
+        """Run a child to its end: (wall seconds, output, peak RSS in MB)."""
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=self.scratch, env={**self.env, **(env or {})},
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = proc.stdout.read() if proc.stdout else b""
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        text = out.decode("utf-8", "replace")
+        if check and proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}:\n{text[-3000:]}")
+        return wall, text, usage.ru_maxrss / 1024
+
+    def oracle(self, *args: str, driver: list[str] | None = None) -> list[str]:
+        return [sys.executable, *(driver or ["-m", "oracle.cli"]), "run", *args]
+
+    def timed_items(self, argv: list[str], record: bool = False,
+                    env: dict[str, str] | None = None) -> dict[str, Any]:
+        """Per-test times (and, with ``record``, each scenario's engine calls) of a run."""
+        out = self.scratch / "times.json"
+        extra = {"BENCH_TIMES": str(out), **({"BENCH_RECORD": "1"} if record else {}),
+                 **(env or {})}
+        self.run(argv, env=extra)
+        return json.loads(out.read_text())
+
+
+def best_median(runs: list[dict[str, float]]) -> float:
+    """Median over tests of each test's best time across the repeats, in milliseconds (the
+    median, because the first test of each game also pays one-time imports)."""
+    names = set(runs[0]).intersection(*runs[1:])
+    return 1000 * statistics.median(min(r[n] for r in runs) for n in names)
+
+
+# -- the benchmarks ------------------------------------------------------------------------
+
+
+def bench_startup(b: Bench) -> dict[str, float]:
+    repeat = 3 if b.quick else 7
+    floor, one_rule = [], []
+    for _ in range(repeat):
+        floor.append(b.run([sys.executable, "-c", FLOOR_IMPORTS])[0])
+        wall, out, _ = b.run(b.oracle("--rule", BUNDLED_RULE))
+        if not re.search(r"\b5 passed(,| in)", out) or " failed" in out:
+            raise RuntimeError(f"the one-rule run did not pass its 5 scenarios:\n{out[-2000:]}")
+        one_rule.append(wall)
+    f, r = statistics.median(floor), statistics.median(one_rule)
+    return {"startup_one_rule_s": r, "import_floor_s": f, "startup_ratio": r / f}
+
+
+def bench_scenario(b: Bench) -> dict[str, float]:
+    repeat = 3 if b.quick else 5
+    timer = ["--", "-p", "bench_timer"]
+    first = b.timed_items(b.oracle(*timer), record=True)
+    cases = [first["calls"][k] for k in sorted(first["calls"])]
+    (b.scratch / "cases.json").write_text(json.dumps(cases))
+    plain_argv = [sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:cacheprovider",
+                  "-q", "-p", "bench_timer", "test_plain.py"]
+    oracle_runs, plain_runs = [first["times"]], []
+    for i in range(repeat):
+        plain_runs.append(b.timed_items(plain_argv, env={"BENCH_CASES": "cases.json"})["times"])
+        if i < repeat - 1:
+            oracle_runs.append(b.timed_items(b.oracle(*timer))["times"])
+    scenario, plain = best_median(oracle_runs), best_median(plain_runs)
+    return {"scenario_ms": scenario, "plain_pytest_ms": plain, "scenario_ratio": scenario / plain,
+            "scenarios_timed": len(cases)}
+
+
+def bench_steps(b: Bench) -> dict[str, float]:
+    repeat = 3 if b.quick else 5
+    runs: dict[int, list[dict[str, float]]] = {50: [], 500: []}
+    for _ in range(repeat):
+        for size in runs:
+            argv = b.oracle("--rule", "ti4", "--", "-p", "bench_timer",
+                            driver=["bench_steps.py", str(size)])
+            runs[size].append(b.timed_items(argv)["times"])
+    small, large = best_median(runs[50]), best_median(runs[500])
+    return {"steps_50_ms": small, "steps_500_ms": large, "step_growth_ratio": large / small}
+
+
+def bench_pipe(b: Bench) -> dict[str, float]:
+    from oracle.engines import EngineClient
+    from oracle.engines.pipe import PipeEngine
+    from oracle.games.ti4.engine import factory
+    from oracle.protocol import REFEREE, Act, Describe, Observe, Setup
+
+    state = {"players": [{"name": "Alice", "hand": ["Sabotage", "Spy"]},
+                         {"name": "Bob", "hand": []}],
+             "phase": "action", "active_player": "Alice",
+             "decks": {"action": {"draw": ["Veto", "Plague", "Summit"], "discard": []}}}
+    mix = [(Setup("ti4", state, 7), "Ready"),
+           (Act({"type": "draw", "player": "Bob", "deck": "action", "count": 1}), "Accepted"),
+           (Act({"type": "play", "player": "Alice", "card": "Veto"}), "Rejected"),
+           (Observe("Alice"), "View"), (Observe(None), "View"), (Observe(REFEREE), "View")]
+    rounds = 300 if b.quick else 1500
+
+    def rate(client: EngineClient) -> float:
+        client.send(Describe())
+        start = time.perf_counter()
+        for _ in range(rounds):
+            for request, expected in mix:
+                reply = client.send(request)
+                if type(reply).__name__ != expected:  # an errored reply is no round trip
+                    raise RuntimeError(f"{client.label}: {request} got {reply}")
+            client.transcript.clear()
+        return rounds * len(mix) / (time.perf_counter() - start)
+
+    argv = [sys.executable, "-m", "oracle.pipe", "serve", "reference:ti4"]
+    best = {"inprocess_rtps": 0.0, "pipe_rtps": 0.0, "pipe_strict_rtps": 0.0}
+    cwd = os.getcwd()
+    os.chdir(b.scratch)  # the engine process starts here, away from any source checkout
+    try:
+        for _ in range(3):
+            best["inprocess_rtps"] = max(best["inprocess_rtps"],
+                                         rate(EngineClient(factory(), "in-process")))
+            with PipeEngine(argv) as pipe:
+                best["pipe_rtps"] = max(best["pipe_rtps"], rate(EngineClient(pipe, "pipe")))
+            with PipeEngine(argv, strict=True) as strict:
+                best["pipe_strict_rtps"] = max(best["pipe_strict_rtps"],
+                                               rate(EngineClient(strict, "pipe strict")))
+    finally:
+        os.chdir(cwd)
+    return {**best, "pipe_ratio": best["pipe_rtps"] / best["inprocess_rtps"],
+            "strict_ratio": best["pipe_strict_rtps"] / best["pipe_rtps"]}
+
+
+SCENARIO_LINE = re.compile(r"^(\s*)(Scenario|Example):(.*)$")
+
+
+def generate_suite(root: Path, total: int) -> int:
+    """A committee folder per game under ``root`` holding copies of the bundled feature
+    files (scenarios renamed ``... [copy N]``) so that, with the bundled suite, ``total``
+    scenarios run. Returns how many were generated."""
+    from oracle.suite.games import bundled_features_dir, discover_games
+
+    bundled = bundled_features_dir()
+    sources = [(g.folder.name, p) for g in discover_games([bundled]).values()
+               for p in g.feature_files()]
+    have = sum(_count(p.read_text(encoding="utf-8")) for _, p in sources)
+    want, copy = total - have, 0
+    shutil.rmtree(root, ignore_errors=True)
+    while want > 0:
+        copy += 1
+        for folder, path in sources:
+            if want <= 0:
+                break
+            lines = path.read_text(encoding="utf-8").splitlines()
+            lines = _first_scenarios(lines, want)
+            text = "\n".join(SCENARIO_LINE.sub(rf"\1\2:\3 [copy {copy}]", line)
+                             for line in lines) + "\n"
+            want -= _count(text)
+            out = root / folder / f"copy{copy}-{path.name}"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text, encoding="utf-8")
+    return total - have
+
+
+def _count(text: str) -> int:
+    return sum(1 for line in text.splitlines() if SCENARIO_LINE.match(line))
+
+
+def _first_scenarios(lines: list[str], n: int) -> list[str]:
+    """The file cut before its (n+1)-th scenario (with that scenario's tags and blanks)."""
+    starts = [i for i, line in enumerate(lines) if SCENARIO_LINE.match(line)]
+    if len(starts) <= n:
+        return lines
+    cut = starts[n]
+    while cut > 0 and (not lines[cut - 1].strip() or lines[cut - 1].strip().startswith("@")):
+        cut -= 1
+    return lines[:cut]
+
+
+def report_shape(path: Path) -> list[Any]:
+    """What must not change between a serial and a parallel run: rules, statuses, and the
+    scenario lists, in order."""
+    data = json.loads(path.read_text())
+    return [[r["id"], r["status"], [[s["name"], s["location"], s["status"]]
+                                    for s in r["scenarios"]]] for r in data["rules"]]
+
+
+def bench_scale(b: Bench) -> dict[str, float]:
+    gen = b.scratch / "generated"
+    times: dict[str, list[float]] = {"500": [], "5000": [], "5000-n2": []}
+    rss = 0.0
+    shapes: dict[str, list[Any]] = {}
+    for _ in range(1 if b.quick else 2):
+        for name, total, extra in (("500", 500, []), ("5000", 5000, []),
+                                   ("5000-n2", 5000, ["--", "-n", "2"])):
+            generate_suite(gen, total)
+            out = b.scratch / f"scale-{name}.json"
+            wall, text, peak = b.run(b.oracle("--features", str(gen), "--json", str(out),
+                                              *extra))
+            if f"{total} passed" not in text:
+                raise RuntimeError(f"the {total}-scenario suite did not pass:\n{text[-2000:]}")
+            times[name].append(wall)
+            shapes[name] = report_shape(out)
+            if name == "5000":
+                rss = max(rss, peak)
+    s500, s5000, n2 = (min(times[k]) for k in ("500", "5000", "5000-n2"))
+    return {"suite_500_s": s500, "suite_5000_s": s5000, "scale_ratio": s5000 / s500,
+            "suite_5000_n2_s": n2, "xdist2_speedup_5000": s5000 / n2,
+            "xdist2_same_report": float(shapes["5000"] == shapes["5000-n2"]),
+            "peak_rss_5000_mb": rss}
+
+
+def bench_explore(b: Bench) -> dict[str, float]:
+    from oracle.engines import EngineClient
+    from oracle.explore import default_budget, explore
+    from oracle.games.ti4.engine import factory
+    from oracle.suite.games import discover_games
+
+    game = discover_games()["ti4"]
+    result = explore(game, EngineClient(factory(), "reference"), 0,
+                     default_budget(15 if b.quick else 60))
+    return {"explore_moves_per_s": result.moves / result.seconds}
+
+
+BENCHMARKS: dict[str, Callable[[Bench], dict[str, float]]] = {
+    "startup": bench_startup, "scenario": bench_scenario, "steps": bench_steps,
+    "pipe": bench_pipe, "scale": bench_scale, "explore": bench_explore,
+}
+
+TARGETS: dict[str, tuple[str, float]] = {
+    "startup_ratio": ("<=", 1.5), "scenario_ratio": ("<=", 1.5),
+    "step_growth_ratio": ("<=", 1.2), "pipe_rtps": (">=", 10_000), "pipe_ratio": (">=", 0.5),
+    "strict_ratio": (">=", 0.5), "scale_ratio": ("<=", 11), "suite_5000_s": ("<=", 15),
+    "xdist2_speedup_5000": (">=", 1.6), "xdist2_same_report": (">=", 1),
+    "explore_moves_per_s": (">=", 5_000),
+}
+
+
+def table(results: dict[str, float]) -> str:
+    rows = []
+    for key, value in results.items():
+        shown = f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3g}"
+        target = TARGETS.get(key)
+        verdict = ""
+        if target:
+            op, limit = target
+            ok = value <= limit if op == "<=" else value >= limit
+            verdict = f"{'met' if ok else 'NOT met'} (target {op} {limit:g})"
+        rows.append(f"  {key:<22} {shown:>10}  {verdict}")
+    return "\n".join(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and rounds")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="write the figures here")
+    parser.add_argument("--only", default="", help=f"comma-separated: {', '.join(BENCHMARKS)}")
+    ns = parser.parse_args()
+    chosen = [n for n in ns.only.split(",") if n] or list(BENCHMARKS)
+    unknown = set(chosen) - set(BENCHMARKS)
+    if unknown:
+        parser.error(f"no benchmark {', '.join(sorted(unknown))}; choose from "
+                     f"{', '.join(BENCHMARKS)}")
+    results: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="rules-oracle-bench-") as tmp:
+        bench = Bench(Path(tmp), ns.quick)
+        for name in chosen:
+            start = time.perf_counter()
+            figures = BENCHMARKS[name](bench)
+            results.update(figures)
+            print(f"{name} ({time.perf_counter() - start:.0f} s)", flush=True)
+            print(table(figures), flush=True)
+    print(textwrap.dedent(f"""
+        python {sys.version.split()[0]}, {os.cpu_count()} cores, load average
+        {' '.join(f'{x:.1f}' for x in os.getloadavg())}""").strip().replace("\n", " "))
+    if ns.json:
+        ns.json.write_text(json.dumps(results, indent=1) + "\n")
+        print(f"figures written to {ns.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

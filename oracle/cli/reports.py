@@ -1,0 +1,116 @@
+"""The commands that read reports rather than run engines: expectations, diff, combine.
+
+Each reads JSON reports through the typed loader (``oracle.report.load_report``) and does
+its work in ``oracle.report`` (``expectations``, ``diff``, ``combine``); this module only
+turns command lines into calls, files and exit statuses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from oracle.report import ReportFileError, load_report
+from oracle.report.judge import Exit
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from oracle import options
+    from oracle.report.formats import file_formats
+
+    expect = sub.add_parser(
+        "expectations", help="write a known-failures file from a run's JSON report",
+        description="List every scenario a JSON report flags as a known failure (one entry "
+                    "per scenario, with its rule), ready to commit in the engine's repository "
+                    "and pass to 'run --expectations'. A rule-level entry (no 'scenario') can "
+                    "be written by hand.")
+    expect.add_argument("--from", dest="source", required=True, metavar="REPORT",
+                        help="the JSON report of a run (rules-oracle run --json)")
+    expect.add_argument("--out", metavar="PATH",
+                        help="write here (default: print to standard output)")
+    diff = sub.add_parser(
+        "diff", help="what changed between two runs' JSON reports (exit 1 on a regression)",
+        description="List the rules and scenarios that regressed (fail or error now, not "
+                    "before), were fixed, changed status otherwise, appeared or disappeared. "
+                    "Exit 0 no regression, 1 a regression, 2 a report cannot be read.")
+    diff.add_argument("old", metavar="OLD.json")
+    diff.add_argument("new", metavar="NEW.json")
+    combine = sub.add_parser(
+        "combine", help="merge the JSON reports of a run's shards (--shard K/N)",
+        description="Merge the JSON reports of every shard of one run (each 'rules-oracle "
+                    "run --shard K/N --json ...') into the report the whole run gives, and "
+                    "write it in any format. Exit statuses as for 'run'.")
+    combine.add_argument("shards", nargs="+", metavar="SHARD.json")
+    for fmt in file_formats():
+        combine.add_argument(f"--{fmt.name.replace('_', '-')}", dest=f"oracle_{fmt.name}",
+                             metavar="PATH", help=fmt.help)
+    options.by_name()["require_coverage"].add_to_cli(combine)
+
+
+def _load(path: str, command: str) -> object:
+    try:
+        return load_report(Path(path))
+    except ReportFileError as exc:
+        print(f"rules-oracle {command}: {exc}", file=sys.stderr)
+        return None
+
+
+def write_expectations(source: str, out: str | None) -> int:
+    """``rules-oracle expectations --from r.json``: known failures from a report."""
+    from oracle.report.expectations import from_report
+    from oracle.report.write import write_atomic
+
+    report = _load(source, "expectations")
+    if report is None:
+        return Exit.USAGE
+    text = from_report(report)  # type: ignore[arg-type]
+    if out:
+        write_atomic(Path(out), text)
+        print(f"expectations written to {out}")
+    else:
+        print(text, end="")
+    return Exit.OK
+
+
+def run_diff(old: str, new: str) -> int:
+    from oracle.report.diff import diff_reports
+
+    before, after = _load(old, "diff"), _load(new, "diff")
+    if before is None or after is None:
+        return Exit.USAGE
+    result = diff_reports(before, after)  # type: ignore[arg-type]
+    print(result.render(), end="")
+    return Exit.FAILED if result.regressed else Exit.OK
+
+
+def run_combine(ns: argparse.Namespace) -> int:
+    from oracle.report.combine import CombineError, combine
+    from oracle.report.formats import file_formats, formats
+    from oracle.report.formats.table import render_table
+    from oracle.report.judge import judge
+    from oracle.report.write import OutputError, check_outputs, write_atomic
+
+    outputs = {f.name: Path(getattr(ns, f"oracle_{f.name}")) for f in file_formats()
+               if getattr(ns, f"oracle_{f.name}", None)}
+    try:
+        check_outputs({f"--{name}": path for name, path in outputs.items()})
+    except OutputError as exc:
+        print(f"rules-oracle combine: {exc}", file=sys.stderr)
+        return Exit.USAGE
+    shards = [(path, _load(path, "combine")) for path in ns.shards]
+    if any(report is None for _, report in shards):
+        return Exit.USAGE
+    try:
+        report = combine(shards)  # type: ignore[arg-type]
+    except CombineError as exc:
+        print(f"rules-oracle combine: {exc}", file=sys.stderr)
+        return Exit.USAGE
+    print(render_table(report))
+    for name, path in outputs.items():
+        write_atomic(path, formats()[name].render(report))
+        print(f"report written to {path}")
+    code, notes = judge(report, ns.oracle_require_coverage)
+    for note in notes:
+        print(f"rules-oracle: {note}", file=sys.stderr)
+    return code

@@ -1,0 +1,241 @@
+"""The HTML report (``--html PATH``): one self-contained page for a run or an engine matrix.
+
+A run's page: the verdict, a summary table per game and status, then every rule as a
+``<details>`` that opens to its scenarios, and each scenario that did not pass to its
+message: the failing step, what went wrong, a reproduce command, the last exchanges with the
+engine (``oracle.report.message`` splits the message; what it does not recognise is shown as
+text). A matrix's page: the engines, the table of rules against engines (each cell a link
+to that rule in that engine's report, further down the page), and each engine's report.
+
+Rendering is generic over the model: every ``Status`` member has a style, a status this
+code does not know is shown as its text, and filters offer the statuses the page holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from oracle.report.formats import Format
+from oracle.report.formats.htmlpage import (
+    badge,
+    esc,
+    filter_bar,
+    href,
+    page,
+    row_attrs,
+    status_order,
+)
+from oracle.report.formats.table import engine_line
+from oracle.report.matrix import EngineColumn, Matrix, matrix_counts
+from oracle.report.message import split_message
+from oracle.report.model import FAILING, Report, RuleResult, ScenarioResult
+
+
+def _game(rule_id: str) -> str:
+    return rule_id.partition(":")[0]
+
+
+def _counts(statuses: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for s in statuses:
+        counts[s] = counts.get(s, 0) + 1
+    return counts
+
+
+def _engine_facts(engine: Mapping[str, Any]) -> str:
+    """The engine as a definition list: spec, seed, and what it said of itself per game."""
+    facts = [("engine", engine.get("spec", "?")), ("seed", engine.get("seed", "?"))]
+    for game, info in sorted(dict(engine.get("games") or {}).items()):
+        info = info if isinstance(info, Mapping) else {}
+        said = f"{info.get('name', '?')} {info.get('version', '')}".strip()
+        label = info.get("label")
+        facts.append((game, f"{said} ({label})" if label else said))
+    return '<dl class="engine">' + "".join(
+        f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in facts) + "</dl>"
+
+
+def _summary_table(rules: tuple[RuleResult, ...], statuses: list[str]) -> str:
+    """Rules per game and status, with a total line: readable without the script."""
+    games = list(dict.fromkeys(_game(r.id) for r in rules))
+    head = "".join(f"<th>{badge(s)}</th>" for s in statuses)
+    lines = []
+    for game in [*games, ""]:
+        mine = [r for r in rules if not game or _game(r.id) == game]
+        counts = _counts([str(r.status) for r in mine])
+        cells = "".join(f'<td class="n">{counts.get(s, 0) or ""}</td>' for s in statuses)
+        name = esc(game) if game else "<b>all</b>"
+        lines.append(f'<tr><th>{name}</th><td class="n">{len(mine)}</td>{cells}</tr>')
+    return (f'<table class="summary"><thead><tr><th>game</th><th>rules</th>{head}</tr>'
+            f"</thead><tbody>{''.join(lines)}</tbody></table>")
+
+
+def _message(text: str) -> str:
+    """A scenario's message, its parts shown apart."""
+    parts = split_message(text)
+    out = []
+    if parts.step:
+        out.append(f'<p class="step">{esc(parts.step)}</p>')
+    if parts.text:
+        out.append(f'<pre class="text">{esc(parts.text)}</pre>')
+    if parts.context:
+        out.append(f'<p class="ctx mute">{esc(parts.context)}</p>')
+    if parts.reproduce:
+        out.append(f'<p>reproduce:</p><pre class="cmd"><code>{esc(parts.reproduce)}'
+                   "</code></pre>")
+    if parts.exchanges:
+        items = "".join(
+            f'<li class="{"req" if d == ">" else "rep"}">{esc(d)} {esc(x)}</li>'
+            for d, x in parts.exchanges)
+        out.append(f'<details class="exchanges" open><summary>last exchanges with the engine '
+                   f'({len(parts.exchanges)})</summary><ol class="exchanges">{items}</ol>'
+                   "</details>")
+    return f'<div class="msg">{"".join(out)}</div>'
+
+
+def _chain(s: ScenarioResult, prefix: str) -> str:
+    """Which rule blocked the scenario, or which rules' scenario is charged here, linked."""
+    def link(rule_id: str) -> str:
+        return f'<a href="{href(prefix + rule_id)}"><code>{esc(rule_id)}</code></a>'
+
+    out = []
+    if s.blocked_by:
+        out.append(f'<span class="chain">blocked by {link(s.blocked_by)}, which is charged'
+                   "</span>")
+    if s.charged_from:
+        out.append('<span class="chain">charged here from the scenario of '
+                   f"{', '.join(link(r) for r in s.charged_from)}</span>")
+    return " ".join(out)
+
+
+def _scenario(s: ScenarioResult, anchor: str, prefix: str) -> str:
+    head = (f"{badge(s.status)} {esc(s.name)} <span class=\"loc\">{esc(s.location)}</span> "
+            f'<span class="dur">{s.duration:.2f} s</span> {_chain(s, prefix)}')
+    if not s.message:
+        return f'<li id="{esc(anchor)}">{head}</li>'
+    opened = " open" if s.status in FAILING else ""
+    return (f'<li><details class="scenario" id="{esc(anchor)}"{opened}><summary>{head}'
+            f"</summary>{_message(s.message)}</details></li>")
+
+
+def _rule(r: RuleResult, prefix: str, filterable: bool) -> str:
+    """A rule as ``<details>``: summary line, reason, then its scenarios."""
+    anchor = prefix + r.id
+    attrs = " " + row_attrs([r.status], _game(r.id), f"{r.id} {r.text}") if filterable else ""
+    opened = " open" if r.status in FAILING and filterable else ""
+    tally = _counts([str(s.status) for s in r.scenarios])
+    counts = " · ".join(f"{tally[s]} {esc(s)}" for s in status_order(tally))
+    body = f'<p class="reason mute">{esc(r.reason)}</p>' if r.reason else ""
+    if r.scenarios:
+        body += '<ul class="scenarios">' + "".join(
+            _scenario(s, f"{anchor}/s{k}", prefix) for k, s in enumerate(r.scenarios, 1)
+        ) + "</ul>"
+    return (f'<details class="rule" id="{esc(anchor)}"{attrs}{opened}><summary>'
+            f'<code class="id">{esc(r.id)}</code> {badge(r.status)} '
+            f'<span class="mute">{counts}</span> <span class="text">{esc(r.text)}</span>'
+            f"</summary>{body}</details>")
+
+
+def _rules(report: Report, prefix: str, filterable: bool) -> str:
+    return "".join(_rule(r, prefix, filterable) for r in report.rules)
+
+
+def render_html(report: Report) -> str:
+    """A run's page: verdict, engine, summary table, filters, every rule."""
+    verdict = ('<p class="verdict good">conforms</p>' if report.conforms
+               else '<p class="verdict bad">does not conform</p>')
+    if report.interrupted:
+        verdict = ('<p class="verdict bad">interrupted: this report is partial, rules not '
+                   'reached are shown as not run</p>') + verdict
+    statuses = [str(r.status) for r in report.rules]
+    order = status_order(statuses)
+    games = list(dict.fromkeys(_game(r.id) for r in report.rules))
+    scenarios = report.summary.get("scenarios", 0)
+    body = (f"<header><h1>rules-oracle: {esc(engine_line(report.engine))}</h1>{verdict}"
+            f"{_engine_facts(report.engine)}</header>"
+            f'<section><h2>Summary</h2><p>{len(report.rules)} rules, {esc(scenarios)} '
+            f"scenarios</p>{_summary_table(report.rules, order)}</section>"
+            f"<section><h2>Rules</h2>{filter_bar(_counts(statuses), games, len(statuses), 'rules')}"
+            f'<div class="rules">{_rules(report, "r/", True)}</div></section>')
+    return page(f"rules-oracle: {engine_line(report.engine)}", body, report.interrupted)
+
+
+def _column_head(ci: int, col: EngineColumn) -> str:
+    return f'<th><a href="{href(f"e{ci}")}">{ci}</a><small>{esc(col.spec)}</small></th>'
+
+
+def _engines_table(matrix: Matrix) -> str:
+    lines = []
+    for ci, col in enumerate(matrix.columns, 1):
+        if col.report is None:
+            run = '<span class="bad">no report</span>'
+        else:
+            run = ('<span class="good">conforms</span>' if col.conforms
+                   else '<span class="bad">does not conform</span>')
+        lines.append(f'<tr><td class="n"><a href="{href(f"e{ci}")}">{ci}</a></td>'
+                     f"<td><code>{esc(col.spec)}</code></td><td>{run}</td>"
+                     f'<td class="n">{esc(col.exit_code)}</td>'
+                     f"<td>{esc(matrix_counts(matrix, col))}</td></tr>")
+    return ('<table class="engines"><thead><tr><th>#</th><th>engine</th><th>run</th>'
+            f"<th>exit</th><th>rules</th></tr></thead><tbody>{''.join(lines)}</tbody></table>")
+
+
+def _matrix_table(matrix: Matrix) -> str:
+    head = "".join(_column_head(ci, c) for ci, c in enumerate(matrix.columns, 1))
+    lines = []
+    for row in matrix.rows:
+        cells = matrix.cells(row)
+        tds = "".join(
+            f"<td>{badge(cell.status, row_link(ci, col, row.id))}</td>"
+            for ci, (col, cell) in enumerate(zip(matrix.columns, cells, strict=True), 1))
+        attrs = row_attrs([c.status for c in cells], row.game, f"{row.id} {row.text}")
+        lines.append(f'<tr id="{esc("m/" + row.id)}" {attrs}><th><code class="id">'
+                     f'{esc(row.id)}</code></th>{tds}<td class="text">{esc(row.text)}</td>'
+                     "</tr>")
+    return (f'<table class="matrix"><thead><tr><th>rule</th>{head}<th>text</th></tr></thead>'
+            f"<tbody>{''.join(lines)}</tbody></table>")
+
+
+def row_link(ci: int, col: EngineColumn, rule_id: str) -> str:
+    """Where a cell links: the rule in the engine's report, or the engine's error."""
+    if col.report is None or col.report.rule(rule_id) is None:
+        return f"e{ci}"
+    return f"e{ci}/{rule_id}"
+
+
+def _engine_section(ci: int, col: EngineColumn, matrix: Matrix) -> str:
+    head = f"{ci}. <code>{esc(col.spec)}</code> "
+    if col.report is None:
+        return (f'<details class="engine" id="e{ci}" open><summary>{head}'
+                f'<span class="bad">the run gave no report</span> '
+                f'<span class="mute">(exit {esc(col.exit_code)})</span></summary>'
+                f'<pre class="text">{esc(col.error)}</pre></details>')
+    verdict = ('<span class="good">conforms</span>' if col.conforms
+               else '<span class="bad">does not conform</span>')
+    return (f'<details class="engine" id="e{ci}"><summary>{head}{verdict} '
+            f'<span class="mute">{esc(matrix_counts(matrix, col))}</span></summary>'
+            f"{_engine_facts(col.report.engine)}{_rules(col.report, f'e{ci}/', False)}"
+            "</details>")
+
+
+def render_matrix_html(matrix: Matrix) -> str:
+    """A matrix's page: engines, filters, rules against engines, each engine's report."""
+    verdict = ('<p class="verdict good">every engine conforms</p>' if matrix.conforms
+               else '<p class="verdict bad">not every engine conforms</p>')
+    row_statuses = [" ".join(dict.fromkeys(str(c.status) for c in matrix.cells(r)))
+                    for r in matrix.rows]
+    counts = _counts([s for line in row_statuses for s in line.split()])
+    body = (f"<header><h1>rules-oracle matrix: {len(matrix.columns)} engines, "
+            f"{len(matrix.rows)} rules</h1>{verdict}</header>"
+            f"<section><h2>Engines</h2>{_engines_table(matrix)}</section>"
+            f"<section><h2>Rules against engines</h2>"
+            f"{filter_bar(counts, matrix.games(), len(matrix.rows), 'rules')}"
+            f"{_matrix_table(matrix)}</section>"
+            "<section><h2>Each engine's report</h2>"
+            + "".join(_engine_section(ci, c, matrix)
+                      for ci, c in enumerate(matrix.columns, 1)) + "</section>")
+    return page(f"rules-oracle matrix: {len(matrix.columns)} engines", body)
+
+
+FORMAT = Format("html", "write the per-rule report as one self-contained HTML page",
+                render_html, matrix=render_matrix_html)

@@ -1,0 +1,90 @@
+"""What a finished run means for CI: the exit status, and the requirements on top of it.
+
+Why one place: ``rules-oracle run``, plain ``pytest --oracle-engine`` and ``rules-oracle
+combine`` must judge a report the same way, and a green result must mean that something was
+tested: a run in which every scenario was ``unsupported``, or none was selected, is not a
+pass but its own exit status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import IntEnum
+
+from oracle.report.model import FAILING, TESTED, Report, Status
+
+
+class Exit(IntEnum):
+    """The exit statuses of ``rules-oracle run`` (and of ``combine``); see ``EXIT_TABLE``."""
+
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    INTERNAL = 3
+    NOTHING_TESTED = 5  # pytest's "no tests collected"
+    INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
+
+
+EXIT_TABLE = """\
+exit status:
+  0    every applicable rule conforms, and at least one scenario ran on the engine
+  1    some rule fails or errors, or a requirement is not met (--strict-expectations,
+       --require-coverage)
+  2    usage or configuration error: a bad option, an engine that cannot be imported or
+       made (its factory raised), an unwritable report path, a suite the checks refuse
+  3    internal error in rules-oracle (please report it)
+  5    nothing was tested: no scenario was selected, or the engine supports none of the
+       selected scenarios (all unsupported)
+  130  interrupted (Ctrl-C or SIGTERM); the partial reports are written beside the
+       requested paths as NAME.interrupted.EXT and say so on their first line"""
+
+
+def nothing_tested(statuses: Iterable[Status], first_reason: str = "") -> str | None:
+    """Why a run with these scenario statuses tested nothing, or None if it tested some."""
+    statuses = list(statuses)
+    if any(s in TESTED for s in statuses):
+        return None
+    if not statuses:
+        return ("nothing was tested: no scenario ran. Check --rule, -k, --shard and the "
+                "paths given (in an engine's repository, run pytest without paths, or pass "
+                "the features folder)")
+    why = f" The first says: {first_reason}" if first_reason else ""
+    return (f"nothing was tested: the engine supports none of the {len(statuses)} selected "
+            "scenarios (every one is unsupported). Start with setup and observe, then declare "
+            "the capabilities the engine has in its 'described' reply (docs/adapters.md; "
+            f"docs/protocol.md, \"Capabilities\").{why}")
+
+
+def coverage_shortfall(report: Report, percent: float | None) -> str | None:
+    """Why ``report`` falls short of ``--require-coverage PERCENT``, or None if it does not.
+
+    The share is of the selected testable rules that were tested (not ``unsupported`` nor
+    ``uncovered``)."""
+    from oracle.report.build import NOT_SELECTED
+
+    if percent is None:
+        return None
+    wanted = [r for r in report.rules if r.status != Status.UNTESTABLE
+              and not (r.status == Status.UNCOVERED and r.reason == NOT_SELECTED)]
+    missing = [r.id for r in wanted if r.status in (Status.UNSUPPORTED, Status.UNCOVERED)]
+    share = 100.0 * (len(wanted) - len(missing)) / len(wanted) if wanted else 0.0
+    if share + 1e-9 >= percent:
+        return None
+    shown = ", ".join(missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
+    return (f"--require-coverage {percent:g}: {len(wanted) - len(missing)} of {len(wanted)} "
+            f"selected testable rules were tested ({share:.0f}%); not tested: {shown}")
+
+
+def judge(report: Report, require_coverage: float | None = None) -> tuple[Exit, list[str]]:
+    """The exit status a report earns on its own, and the notes that explain it."""
+    if report.interrupted:
+        return Exit.INTERRUPTED, ["the run was interrupted: the report is partial"]
+    scenarios = [s for r in report.rules for s in r.scenarios]
+    empty = nothing_tested([s.status for s in scenarios],
+                           next((s.message for s in scenarios), ""))
+    if empty:
+        return Exit.NOTHING_TESTED, [empty]
+    if any(r.status in FAILING for r in report.rules):
+        return Exit.FAILED, []
+    short = coverage_shortfall(report, require_coverage)
+    return (Exit.FAILED, [short]) if short else (Exit.OK, [])

@@ -1,0 +1,174 @@
+"""The engine matrix as typed values: rules against engines, one cell per rule and engine.
+
+Why a model of its own: a rules committee asks "which engines honour this rule?", which no
+single report answers. The matrix is built from typed ``Report``s (one per engine run), so
+every tool that reads a report reads a matrix the same way; its JSON layout
+(``oracle/protocol/schemas/v1/matrix.json``) embeds each engine's whole report, and the
+cells are *derived* from those reports, never stored apart from them: a loaded matrix
+cannot disagree with the reports it was built from.
+
+An engine whose run produced no report (it crashed, its module would not import, its spec
+was wrong) is still a column: every cell of it is ``error`` with the reason. A matrix never
+loses an engine.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from oracle.report.model import FAILING, RULE_STATUSES, Report, ReportFileError, Status
+
+MATRIX_VERSION = 1
+"""The version of the matrix's JSON layout; it changes by additions only."""
+
+NOT_IN_REPORT = "this engine's report does not list the rule"
+
+
+@dataclass(frozen=True)
+class EngineColumn:
+    """One engine's run: the ``--engine`` spec, and its report or why there is none."""
+
+    spec: str
+    report: Report | None
+    error: str = ""  # why the run gave no report (empty when it did)
+    exit_code: int | None = None  # of ``rules-oracle run``, when it ran as a process
+
+    @property
+    def ok(self) -> bool:
+        return self.report is not None
+
+    @property
+    def conforms(self) -> bool:
+        return self.report is not None and self.report.conforms
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spec": self.spec, "exit_code": self.exit_code, "error": self.error,
+                "report": self.report.to_json() if self.report else None}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> EngineColumn:
+        report = data.get("report")
+        return cls(data["spec"], Report.from_json(report) if report else None,
+                   data.get("error", ""), data.get("exit_code"))
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    """A row: a rule id, its game and its text (as the catalog or a report gives them)."""
+
+    id: str
+    text: str = ""
+
+    @property
+    def game(self) -> str:
+        return self.id.partition(":")[0]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One rule on one engine: its status, scenario counts, and the reason where there is one.
+
+    ``reason`` is the run's error for a column without a report, the rule's reason
+    (untestable, uncovered, unsupported) otherwise; the scenarios' messages stay in the
+    engine's report, where a cell links to.
+    """
+
+    status: Status
+    passed: int = 0
+    failed: int = 0
+    scenarios: int = 0
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": str(self.status), "passed": self.passed, "failed": self.failed,
+                "scenarios": self.scenarios, **({"reason": self.reason} if self.reason else {})}
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """Rules against engines: ``rows`` in catalog order, ``columns`` in the order given."""
+
+    columns: tuple[EngineColumn, ...]
+    rows: tuple[RuleRow, ...]
+
+    def cell(self, row: RuleRow, column: EngineColumn) -> Cell:
+        if column.report is None:
+            return Cell(Status.ERROR, reason=column.error or "the engine's run gave no report")
+        rule = column.report.rule(row.id)
+        if rule is None:
+            return Cell(Status.UNCOVERED, reason=NOT_IN_REPORT)
+        return Cell(rule.status, rule.count(Status.PASS), rule.count(*FAILING),
+                    len(rule.scenarios), rule.reason)
+
+    def cells(self, row: RuleRow) -> list[Cell]:
+        return [self.cell(row, c) for c in self.columns]
+
+    @property
+    def conforms(self) -> bool:
+        """True when every engine's run gave a report and none fails or errors a rule."""
+        return all(c.conforms for c in self.columns)
+
+    def summary(self, column: EngineColumn) -> dict[str, int]:
+        """Counts per status over the matrix's rows for one engine (zeros left out)."""
+        counts: dict[str, int] = {}
+        for row in self.rows:
+            status = str(self.cell(row, column).status)
+            counts[status] = counts.get(status, 0) + 1
+        return counts
+
+    def games(self) -> list[str]:
+        return list(dict.fromkeys(r.game for r in self.rows))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": MATRIX_VERSION,
+            "engines": [c.to_json() for c in self.columns],
+            "rules": [{"id": r.id, "game": r.game, "text": r.text,
+                       "cells": [c.to_json() for c in self.cells(r)]} for r in self.rows],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Matrix:
+        """The matrix a JSON document describes; its cells are derived again from the
+        embedded reports (the ``cells`` in the file are for readers without this code)."""
+        return cls(tuple(EngineColumn.from_json(c) for c in data.get("engines", [])),
+                   tuple(RuleRow(r["id"], r.get("text", "")) for r in data.get("rules", [])))
+
+
+def build_matrix(columns: Sequence[EngineColumn],
+                 catalog_rules: Iterable[tuple[str, str]] = ()) -> Matrix:
+    """Rows: the catalog's rules (``(id, text)``, so even a matrix of failed runs lists
+    them), then any rule a report adds, in the order first seen."""
+    texts: dict[str, str] = dict(catalog_rules)
+    for column in columns:
+        for rule in column.report.rules if column.report else ():
+            if not texts.get(rule.id):
+                texts[rule.id] = rule.text
+    return Matrix(tuple(columns), tuple(RuleRow(i, t) for i, t in texts.items()))
+
+
+def matrix_counts(matrix: Matrix, column: EngineColumn, sep: str = ", ") -> str:
+    """``60 pass, 12 untestable`` for one engine, statuses in report order."""
+    counts = matrix.summary(column)
+    order = [str(s) for s in RULE_STATUSES] + sorted(set(counts) - {str(s) for s in
+                                                                     RULE_STATUSES})
+    return sep.join(f"{counts[s]} {s}" for s in order if counts.get(s))
+
+
+def load_matrix(path: Path) -> Matrix:
+    """Read a matrix written by ``rules-oracle matrix --json``, checked against its schema."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ReportFileError(f"{path}: cannot read the matrix ({exc}); pass the file "
+                              "written by 'rules-oracle matrix --json'") from exc
+    from oracle.protocol import validate
+
+    found = validate.problems("matrix", data)
+    if found:
+        raise ReportFileError(f"{path}: not a rules-oracle matrix: {'; '.join(found[:3])}")
+    return Matrix.from_json(data)

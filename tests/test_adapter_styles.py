@@ -1,0 +1,111 @@
+"""Engines shaped unlike ours, with adapters written from docs/protocol.md alone, run the
+TI4 suite without guesswork.
+
+Why: adapters are written outside this repository by people who have only the protocol
+page. Each engine in ``tests/styles/`` is built in one of the styles the page's "Adapter
+patterns" covers (immutable states, resolve on play, no viewers, prompts for discards, a
+partial card set) and implements part of the rules. The run must then be exact: no `error`
+anywhere (an error would mean the adapter guessed the protocol wrong), `unsupported` for
+what the engine lacks, and honest verdicts for what it has, including a `fail` where the
+engine's shape really breaks a rule (a card resolved at once cannot wait for the other
+players to pass).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from oracle.suite.games import discover_games
+
+STYLES = Path(__file__).resolve().parent
+TI4 = discover_games()["ti4"]
+TESTABLE = {r.id for r in TI4.catalog.rules if r.testable}
+
+#: Per style: the rules that pass, and the rules that fail; every other testable TI4 rule
+#: must be unsupported, and none may be error. The engines that play no card declare no
+#: ti4/card/NAME (they cannot play one), so every scenario that names a card, in a hand or a
+#: deck too, is unsupported for them: that leaves them few rules today (docs/protocol.md,
+#: "Capabilities"); their other paths run in the scenarios of ``RULINGS`` below.
+EXPECTED: dict[str, tuple[set[str], set[str]]] = {
+    "immutable": ({"ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.5"}, set()),
+    "resolve_on_play": ({"ti4:2.5", "ti4:2.6", "ti4:2.6.1", "ti4:2.6.2", "ti4:note-1", "ti4:note-2",
+                         "ti4:note-7", "ti4:note-8", "ti4:note-9"}, {"ti4:2.7"}),
+    "no_viewers": ({"ti4:note-1", "ti4:note-2", "ti4:2.3"}, set()),
+    "prompts": ({"ti4:2.1", "ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.5"}, set()),
+    "partial_cards": ({"ti4:2.5", "ti4:2.6", "ti4:2.6.1", "ti4:2.6.2", "ti4:2.7", "ti4:2.8",
+                       "ti4:note-1", "ti4:note-2", "ti4:note-6", "ti4:note-7", "ti4:note-9"},
+                      set()),
+}
+
+#: Scenarios that name no card, added to the suite (``--oracle-features``) so that the
+#: styles' drawing, hidden hands and "cards": null are judged even on engines that model no
+#: card: a draw, and what another player sees of a hand.
+RULINGS = """\
+Feature: Unnamed cards
+
+  Background:
+    Given the players are Alice, Bob and Carol
+
+  @ti4:2.3
+  Rule: 2.3 A draw takes the top card
+
+    Scenario: A draw takes one card of the deck
+      Given Alice holds 2 cards
+      And the action deck is 3 cards
+      When Alice draws 1 action card
+      Then Alice holds 3 cards
+      And the action deck is 2 cards
+
+  @ti4:2.5
+  Rule: 2.5 Hidden until played
+
+    Scenario: Another player sees none of a hand's cards
+      Given Alice holds 2 cards
+      Then Alice holds 2 hidden cards as seen by Bob
+"""
+
+
+def run_style(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, style: str) -> dict:
+    monkeypatch.syspath_prepend(str(STYLES))
+    rulings = pytester.path / "rulings" / "ti4"
+    rulings.mkdir(parents=True, exist_ok=True)
+    (rulings / "unnamed.feature").write_text(RULINGS)
+    out = pytester.path / f"{style}.json"
+    result = pytester.runpytest_inprocess(
+        f"--oracle-engine=styles.{style}:factory", "--oracle-rule=ti4",
+        f"--oracle-features={rulings.parent}", f"--oracle-json={out}", "-p", "no:cacheprovider")
+    assert result.ret in (0, 1), result.stdout.str()
+    return {r["id"]: r for r in json.loads(out.read_text())["rules"]
+            if r["id"].startswith("ti4:")}
+
+
+@pytest.mark.parametrize("style", sorted(EXPECTED))
+def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatch):
+    rules = run_style(pytester, monkeypatch, style)
+    passing, failing = EXPECTED[style]
+    got = {status: {i for i, r in rules.items() if r["status"] == status}
+           for status in ("pass", "fail", "error", "unsupported")}
+    assert got["error"] == set(), {i: rules[i]["scenarios"] for i in got["error"]}
+    assert got["pass"] == passing
+    assert got["fail"] == failing
+    assert got["unsupported"] == TESTABLE - passing - failing
+    for rule in rules.values():  # every unsupported scenario says what was missing
+        for scenario in rule["scenarios"]:
+            if scenario["status"] == "unsupported":
+                assert scenario["message"].strip(), (rule["id"], scenario)
+    if style == "resolve_on_play":  # the one thing this shape cannot do, and nothing else
+        failed = [s for s in rules["ti4:2.7"]["scenarios"] if s["status"] == "fail"]
+        assert [s["name"] for s in failed] == \
+            ["The card resolves only when every player has passed"]
+        assert "Bob's destroyers: 0; expected 1" in failed[0]["message"]
+    if style == "no_viewers":  # hidden information is the engine's to say, not the adapter's
+        hidden = next(s for s in rules["ti4:2.5"]["scenarios"]
+                      if s["name"] == "Another player sees none of a hand's cards")
+        assert hidden["status"] == "unsupported"
+        assert "the engine does not say which cards this viewer may see" in hidden["message"]
+    if style == "partial_cards":  # a card it does not model is unsupported, never a pass
+        reasons = [s["message"] for s in rules["ti4:2.6"]["scenarios"]]
+        assert any("the engine does not declare ti4/card/Morale Boost" in m for m in reasons)

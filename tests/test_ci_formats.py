@@ -1,0 +1,149 @@
+"""The formats CI reads: JUnit with rule ids, Cucumber JSON with rule tags (under xdist too),
+a diff of two runs, shards combined into one run's report, a badge, a workflow."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from xml.etree import ElementTree as ET
+
+import pytest
+import yaml
+
+from oracle.report.judge import Exit
+from oracle.suite.games import discover_games
+
+TI4_IDS = discover_games()["ti4"].catalog.ids()
+ROOT = Path(__file__).resolve().parent.parent
+SERVE_REFERENCE = f"cmd:{shlex.quote(sys.executable)} -m oracle.pipe serve reference:ti4"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, Path]:
+    """One run of the reference engine and one of a mutant over TI4, every format written:
+    the tests of this module read them (a run each would cost a second each)."""
+    from conftest import cli_in_process
+
+    folder = tmp_path_factory.mktemp("runs")
+    for name, engine in (("ok", "reference"), ("bad", "mutant:lazy_reshuffle")):
+        cli_in_process(folder, [
+            "run", "--engine", engine, "--rule", "ti4", "--json", str(folder / f"{name}.json"),
+            "--badge", str(folder / f"{name}.badge.json"), "--junitxml",
+            str(folder / f"{name}.xml"), "--cucumber", str(folder / f"{name}.cucumber.json")])
+    return {p.name: p for p in folder.iterdir()}
+
+
+def shape(report: dict) -> list:
+    """What must be equal between two runs of one suite: rules, statuses, scenario lists."""
+    return [(r["id"], r["status"], [(s["name"], s["status"]) for s in r["scenarios"]])
+            for r in report["rules"]]
+
+
+def test_junit_carries_rule_ids_and_statuses(runs):
+    root = ET.parse(runs["bad.xml"]).getroot()
+    cases = root.findall("./testsuite/testcase")
+    props = [{p.get("name"): p.get("value") for p in c.findall("./properties/property")}
+             for c in cases]
+    assert {p["rule"] for p in props} == set(TI4_IDS)  # every rule appears
+    failing = [(c, p) for c, p in zip(cases, props, strict=True) if p["status"] == "fail"]
+    assert {p["rule"] for _, p in failing} == {"ti4:note-4"}
+    assert all(p["rule_status"] == "fail" for _, p in failing)
+    assert all(c.find("failure") is not None for c, _ in failing)
+    assert root.get("failures") == str(len(failing))
+    untestable = next(c for c, p in zip(cases, props, strict=True) if p["rule"] == "ti4:note-11")
+    assert untestable.find("skipped") is not None
+
+
+def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester, runs):
+    """The JSON report of a parallel run equals the serial one (same order too), and the
+    Cucumber JSON carries the rule tags (pytest-bdd's own writes [] under xdist)."""
+    serial = json.loads(runs["ok.json"].read_text())
+    parallel = oracle("run", "--engine", SERVE_REFERENCE, "--rule", "ti4", "--strict-protocol",
+                      "--cucumber", "c.json", "--", "-n", "2")
+    assert parallel.code == Exit.OK, parallel.out + parallel.err
+    assert "bringing up nodes" in parallel.out
+    assert shape(parallel.report) == shape(serial)
+    assert {r["status"] for r in serial["rules"]} == {"pass", "untestable"}
+    assert parallel.report["engine"]["games"]["ti4"]["label"] == SERVE_REFERENCE
+    features = json.loads((pytester.path / "c.json").read_text())
+    elements = [e for f in features for e in f["elements"]]
+    assert len(elements) == 59
+    tags = {t["name"] for e in elements for t in e["tags"]}
+    assert tags == {f"@{i}" for i in TI4_IDS if i != "ti4:note-11"}
+    assert all(s["result"]["status"] == "passed" for e in elements for s in e["steps"])
+    first = elements[0]["steps"][0]
+    assert first["keyword"].strip() in ("Given", "And") and first["line"] > 0
+
+
+def test_cucumber_marks_the_failing_step(runs):
+    features = json.loads(runs["bad.cucumber.json"].read_text())
+    failed = [e for feature in features for e in feature["elements"]
+              if any(s["result"]["status"] == "failed" for s in e["steps"])]
+    assert len(failed) == 1
+    statuses = [s["result"]["status"] for s in failed[0]["steps"]]
+    first = statuses.index("failed")
+    assert set(statuses[:first]) == {"passed"} and set(statuses[first + 1:]) <= {"skipped"}
+    assert "the action deck has 0 card(s)" in failed[0]["steps"][first]["result"][
+        "error_message"]
+
+
+def test_shards_combine_into_the_report_of_one_run(oracle, pytester):
+    """Done when: --shard 1/2 and 2/2, combined, give the rules and statuses of one run."""
+    whole = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--rule",
+                   "eu-pop:6.decks")
+    codes = []
+    for k in (1, 2):
+        shard = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--rule",
+                       "eu-pop:6.decks", "--shard", f"{k}/2", "--json", f"s{k}.json",
+                       report=False)
+        codes.append(shard.code)
+        assert json.loads((pytester.path / f"s{k}.json").read_text())["shard"] == {
+            "index": k, "count": 2}
+    assert Exit.FAILED in codes
+    combined = oracle("combine", "s1.json", "s2.json", "--json", "c.json",
+                      "--markdown", "c.md")
+    assert combined.code == Exit.FAILED, combined.out + combined.err
+    merged = json.loads((pytester.path / "c.json").read_text())
+    assert shape(merged) == shape(whole.report)
+    assert merged["summary"] == whole.report["summary"] and "shard" not in merged
+    assert (pytester.path / "c.md").read_text().startswith("## rules-oracle:")
+    missing = oracle("combine", "s1.json", "--json", "d.json")
+    assert missing.code == Exit.USAGE and "shard 2/2 is missing" in missing.err
+    twice = oracle("combine", "s1.json", "s1.json")
+    assert twice.code == Exit.USAGE and "are both shard 1/2" in twice.err
+
+
+def test_diff_lists_regressions_and_fails_on_them(oracle, runs):
+    old, new = str(runs["ok.json"]), str(runs["bad.json"])
+    worse = oracle("diff", old, new)
+    assert worse.code == Exit.FAILED, worse.out + worse.err
+    assert "regressed (2):" in worse.out
+    assert "- ti4:note-4: pass -> fail" in worse.out
+    assert ("- ti4:note-4 scenario 'Drawing the last card reshuffles the discard pile "
+            "immediately': pass -> fail") in worse.out
+    better = oracle("diff", new, old)
+    assert better.code == Exit.OK and "fixed (2):" in better.out
+    same = oracle("diff", old, old)
+    assert same.code == Exit.OK and same.out.startswith("no change")
+    bad = oracle("diff", old, "nope.json")
+    assert bad.code == Exit.USAGE and "nope.json" in bad.err
+
+
+def test_the_badge_is_a_shields_endpoint(runs):
+    ok = json.loads(runs["ok.badge.json"].read_text())
+    bad = json.loads(runs["bad.badge.json"].read_text())
+    assert ok == {"schemaVersion": 1, "label": "rules-oracle", "message": "23/23 rules pass",
+                  "color": "brightgreen"}
+    assert bad["message"] == "1 of 23 rules fail" and bad["color"] == "red"
+
+
+def test_the_github_actions_example_runs_diffs_and_summarises():
+    workflow = yaml.safe_load((ROOT / "examples" / "github-actions.yml").read_text())
+    steps = [s for job in workflow["jobs"].values() for s in job["steps"]]
+    script = "\n".join(s.get("run", "") for s in steps)
+    assert "rules-oracle run" in script and "--json" in script and "--markdown" in script
+    assert "rules-oracle diff" in script and "GITHUB_STEP_SUMMARY" in script
+    assert "rules-oracle combine" in script and "--shard" in script
+    assert any("upload-artifact" in s.get("uses", "") for s in steps)

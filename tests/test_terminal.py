@@ -1,0 +1,108 @@
+"""What a developer reads in the terminal: each failure readable where it is printed, with
+the command that reproduces it; quiet and verbose runs; the version; only the selected
+games."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from oracle.report.judge import Exit
+
+RULING = """\
+Feature: A committee's ruling that goes wrong before the engine is reached
+  @ti4:2.4
+  Rule: 2.4 hand limit
+
+    Scenario: A ruling about a player nobody added
+      Given the players are Alice and Bob
+      And Zed holds 3 cards
+      When Alice draws 1 action card
+      Then Alice holds 1 card
+"""
+
+
+def test_a_failure_shows_the_step_expected_actual_exchanges_seed_and_command(oracle, pytester):
+    """Why: pytest-internal tracebacks instead of the failing step; a reproduce command that
+    left out --features and other options, so it selected nothing."""
+    pytester.mkdir("rulings")
+    pytester.makefile(".yaml", known="known_failures:\n  - rule: ti4:2.1\n    reason: x\n")
+    args = ["--engine", "mutant:lazy_reshuffle", "--rule", "ti4:note-4", "--seed", "3",
+            "--timeout", "7", "--strict-protocol", "--expectations", "known.yaml"]
+    run = oracle("run", *args)
+    assert run.code == Exit.FAILED, run.out + run.err
+    out = run.out
+    assert "ti4:note-4 fail: Drawing the last card reshuffles the discard pile immediately " \
+           "(ti4/drawing.feature:" in out
+    assert "failing step: line " in out and "what went wrong: the action deck has 0 card(s); " \
+                                             "expected 3" in out
+    assert "last exchanges with the engine in this scenario:" in out
+    assert '> {"op": "act", "action": {"type": "draw"' in out
+    assert "scenario seed " in out and "(run seed 3)" in out
+    assert "_pytest" not in out and "pluggy" not in out and "Traceback" not in out
+    command = next(line.split("reproduce: ", 1)[1] for line in out.splitlines()
+                   if "reproduce: " in line)
+    for option in ("--seed 3", "--timeout 7", "--strict-protocol",
+                   "--expectations known.yaml", "--engine mutant:lazy_reshuffle"):
+        assert option in command, command
+    again = oracle(*shlex.split(command)[1:])  # the command runs that scenario, and fails it
+    assert again.code == Exit.FAILED, again.out
+    assert [s["name"] for s in again.scenarios()] == [
+        "Drawing the last card reshuffles the discard pile immediately"]
+
+
+def test_the_reproduce_command_keeps_the_features_folder(oracle, pytester):
+    (pytester.mkdir("rulings") / "ti4").mkdir()
+    (pytester.path / "rulings" / "ti4" / "ruling.feature").write_text(RULING)
+    run = oracle("run", "--features", "rulings", "--rule", "ti4:2.4")
+    assert run.code == Exit.FAILED, run.out + run.err
+    [bad] = run.scenarios("error")
+    assert bad["name"] == "A ruling about a player nobody added"
+    command = next(line.split("reproduce: ", 1)[1] for line in bad["message"].splitlines()
+                   if line.startswith("reproduce: "))
+    assert "--features rulings" in command
+    again = oracle(*shlex.split(command)[1:])
+    assert [s["name"] for s in again.scenarios()] == [bad["name"]]
+
+
+def test_a_scenario_failing_before_the_engine_shows_no_other_scenarios_exchanges(oracle,
+                                                                              pytester):
+    """Why: it showed the previous scenario's exchanges and seed."""
+    (pytester.mkdir("rulings") / "ti4").mkdir()
+    (pytester.path / "rulings" / "ti4" / "ruling.feature").write_text(RULING)
+    run = oracle("run", "--features", "rulings", "--rule", "ti4:2.4")
+    [bad] = run.scenarios("error")
+    assert "'Zed' is not a player" in bad["message"]
+    assert "ended before it exchanged anything with the engine" in bad["message"]
+    assert "last exchanges" not in bad["message"] and '"op"' not in bad["message"]
+    seeds = [line for s in run.scenarios() for line in s["message"].splitlines()
+             if "scenario seed" in line]
+    assert len(seeds) == 1 and len(set(seeds)) == 1
+
+
+def test_quiet_verbose_and_version(oracle):
+    quiet = oracle("run", "-q", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4")
+    assert quiet.code == Exit.FAILED
+    table = quiet.out.split("rules-oracle conformance")[1]
+    assert "ti4:note-4" in table and "ti4:2.4 " not in table  # only what does not pass
+    assert "24 rules: 22 pass, 1 fail, 1 untestable" in table
+    verbose = oracle("run", "-v", "--rule", "ti4:2.4.1")
+    assert verbose.code == Exit.OK
+    assert verbose.out.count("PASSED") == 2
+    version = oracle("--version", report=False)
+    assert version.code == 0 and version.out.startswith("rules-oracle ")
+    assert "adapter protocol 1" in version.out
+
+
+@pytest.mark.parametrize("flag", ["-q", "-v"])
+def test_quiet_and_verbose_do_not_change_the_report(oracle, flag):
+    plain = oracle("run", "--rule", "ti4:note-4")
+    other = oracle("run", flag, "--rule", "ti4:note-4")
+
+    def shape(run):
+        return [(r["id"], r["status"], [s["name"] for s in r["scenarios"]])
+                for r in run.report["rules"]]
+
+    assert shape(other) == shape(plain)
+    assert plain.status("ti4:note-4") == "pass"
