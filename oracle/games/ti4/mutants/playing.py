@@ -118,6 +118,13 @@ def _locked_out(self: Ref, name: str, fact: CardFact, targets: JSON) -> Rejectio
     return Ref.check_same_name(self, name, fact, targets)
 
 
+def _cancelled_still_takes_effect(self: Ref, record: Any) -> None:
+    method = self.EFFECTS.get(record.card)
+    if method is not None:
+        getattr(self, method)(record)
+    Ref.dispose_cancelled(self, record)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     # ti4:2.6
     mutant("windows_ignored", ("2.6",),
@@ -187,6 +194,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("sabotage_does_nothing", ("2.8", "note-6"),
            "a cancelled card resolves anyway",
            effect_sabotage=returns(None)),
+    mutant("cancelled_card_takes_effect", ("2.8",),
+           "a cancelled card is discarded and not counted as played, but its effect happens",
+           dispose_cancelled=_cancelled_still_takes_effect),
     mutant("cancelled_card_vanishes", ("2.8",),
            "a cancelled card leaves the game instead of going to the discard pile",
            dispose_cancelled=lambda self, record: None),
