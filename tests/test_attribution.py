@@ -246,3 +246,75 @@ def logged():
         assert all(s["status"] == "unsupported" for s in mine.values()), mine
         assert all("ti4/card/Insubordination" in s["message"] for s in mine.values()), mine
         assert "setup" not in sent and "act" not in sent, sent
+
+
+SEAT_ORDER = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class SeatOrder(ReferenceEngine):
+    """Deals the status phase round the table from the first seat."""
+    def dealing_order(self):
+        return list(self.g.seats)
+
+def factory():
+    return SeatOrder()
+'''
+
+ONE_CARD_DRAWS = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class OneCardDraws(ReferenceEngine):
+    """A game effect's draw gives one card, whatever count it names."""
+    def act_draw(self, action):
+        super().act_draw({**action, "count": 1})
+
+def factory():
+    return OneCardDraws()
+'''
+
+LEAKY_REVEAL = '''
+from oracle.games.kit import Rejected, Rejection
+from oracle.games.ti4.engine import ReferenceEngine
+
+class LeakyReveal(ReferenceEngine):
+    """Shows each named card it finds in the hand, then refuses a reveal naming one it
+    does not, without undoing what it showed (no transaction around its handlers)."""
+    def _transaction(self, run):
+        self.require_game()
+        self._events = []
+        try:
+            run()
+        except Rejected as rej:
+            return {"reply": "rejected", "reason": rej.rejection.reason}
+        return {"reply": "accepted", "events": list(self._events)}
+
+    def act_reveal(self, action):
+        player = self.player(action.get("player"))
+        for card in action.get("cards") or []:
+            if card not in player.hand:
+                raise Rejected(Rejection(f"{player.name} does not hold {card!r}"))
+            self.apply_reveal(player, [card])
+
+def factory():
+    return LeakyReveal()
+'''
+
+
+@pytest.mark.parametrize("source, broken, blocked", [
+    # Dealt in seat order: the hidden-hand scenario that deals a card is blocked, not failed.
+    (SEAT_ORDER, {"ti4:note-5"}, {"ti4:2.5"}),
+    # A draw of several gives one: the reshuffle scenario that draws three is not charged.
+    (ONE_CARD_DRAWS, {"ti4:2.3"}, {"ti4:2.4", "ti4:note-2"}),
+    # A refused reveal leaves a card shown: the reveal rule, not hidden hands.
+    (LEAKY_REVEAL, {"ti4:note-3"}, set()),
+], ids=["seat-order", "one-card-draws", "leaky-reveal"])
+def test_an_outside_engine_is_charged_on_the_rule_it_breaks_alone(pytester, engine_module,
+                                                                  source, broken, blocked):
+    """Engines written apart from our mutants, each wrong on one rule: the report flags that
+    rule alone, and the scenarios of other rules that stood on it are blocked."""
+    engine_module("outside", source)
+    report = run_inprocess(pytester, "outside:factory", "--oracle-rule", "ti4")
+    rules = statuses(report)
+    assert flagged(report) == broken, rules
+    for rule in blocked:
+        assert rules[rule] == "blocked", (rule, rules[rule])
