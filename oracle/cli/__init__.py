@@ -1,6 +1,8 @@
 """``rules-oracle``: the command engine developers put in CI.
 
-``rules-oracle matrix`` runs several engines and tabulates them (``oracle.cli.matrix``).
+``rules-oracle matrix`` runs several engines and tabulates them (``oracle.cli.matrix``);
+``rules-oracle capabilities`` maps capabilities to steps and engines' gaps
+(``oracle.cli.capabilities``).
 ``rules-oracle run`` is pytest with the oracle turned on and nothing of the current
 directory's pytest configuration in the way (no ini file, no ``conftest.py``, no cache):
 the bundled features, the chosen engine, the per-rule table. Its options are the pytest
@@ -115,9 +117,10 @@ def _parser() -> argparse.ArgumentParser:
     matrix.add_parser(sub)
     sub.add_parser("steps", help="list the step vocabulary for writing scenarios",
                    description="Every step a scenario can use, as a person would write it.")
-    from oracle.cli import scaffold
+    from oracle.cli import capabilities, scaffold
 
     scaffold.add_parser(sub)
+    capabilities.add_parser(sub)
     return parser
 
 
@@ -241,6 +244,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.matrix import main as matrix_main
 
         return matrix_main(ns)
+    if ns.command == "capabilities":
+        from oracle.cli.capabilities import main as capabilities_main
+
+        return capabilities_main(ns)
     if ns.command == "new-adapter":
         from oracle.cli.scaffold import main as new_adapter
 

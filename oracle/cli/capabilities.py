@@ -1,0 +1,263 @@
+"""``rules-oracle capabilities``: which capability gates which steps, and what an engine lacks.
+
+Why: an adapter writer's first question is what to declare in ``describe``, and the
+answer is in the step definitions' ``@requires``, not in a table someone keeps by hand.
+This command prints the map ``oracle.suite.capabilities`` computes from the scenarios
+(``--markdown`` writes the same as ``docs/capabilities.md``), and with ``--engine`` asks
+the engine's ``describe`` and says what it lacks, most unlocking first, and which rules
+each missing capability leaves ``unsupported``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Iterable
+
+from oracle import options
+from oracle.suite.capabilities import (
+    NAME,
+    EngineGaps,
+    GameMap,
+    Gate,
+    Missing,
+    engine_gaps,
+    family,
+    game_map,
+    is_card_class,
+)
+from oracle.suite.games import Game
+
+FIX = "rules-oracle capabilities --markdown > docs/capabilities.md"
+"""The command that regenerates docs/capabilities.md (a test checks it is fresh)."""
+
+INTRO = (
+    "Which capability (declared in `describe`, docs/protocol.md \"Capabilities\") gates "
+    "which steps, what those steps send, and how many scenarios and rules need it. Computed "
+    "from the scenarios through the steps' own `@requires`, the check a run makes before a "
+    "scenario's first step; requests recorded by running each step on the game's reference "
+    "engine. A rule *needs* a capability when every scenario of it does: on an engine "
+    "without it, that rule is `unsupported`. `GAME/card/NAME` is listed per card.")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "capabilities", help="which capability gates which steps; what an engine lacks",
+        description="List each capability the scenarios need, with the steps and requests "
+                    "it gates and the scenarios and rules that need it. With --engine, ask "
+                    "the engine's describe and list what it declares, what it lacks and "
+                    "which rules each missing capability leaves unsupported, most unlocking "
+                    "first. Exit 0, or 2 for a bad --engine or --game.")
+    parser.add_argument("--game", action="append", default=[], metavar="ID",
+                        help="only this game (repeatable; default: every game)")
+    parser.add_argument("--engine", metavar="SPEC", help=options.ENGINE.help)
+    run_options = options.by_name()
+    for name in ("features", "seed", "timeout"):
+        run_options[name].add_to_cli(parser)
+    parser.add_argument("--markdown", action="store_true",
+                        help=f"print the map (without --engine) as Markdown, as "
+                             f"docs/capabilities.md holds it ({FIX})")
+
+
+class UsageError(Exception):
+    """A bad combination of this command's options (exit 2)."""
+
+
+def main(ns: argparse.Namespace) -> int:
+    """0 the map (or the engine's gaps) printed; 2 a bad --engine, --game or game folder."""
+    from pathlib import Path
+
+    from oracle.engines import EngineSpecError
+    from oracle.suite.catalog import CatalogFileError
+    from oracle.suite.games import bundled_features_dir, discover_games
+
+    try:
+        if ns.engine and ns.markdown:
+            raise UsageError("--markdown prints the map, which names no engine; drop "
+                             "--engine, or --markdown to see what the engine lacks")
+        games = discover_games([bundled_features_dir(),
+                                *(Path(f) for f in ns.oracle_features)])
+        unknown = [g for g in ns.game if g not in games]
+        if unknown:
+            raise UsageError(f"--game {unknown[0]}: no such game (games: "
+                             f"{', '.join(games)})")
+        chosen = {k: v for k, v in games.items() if not ns.game or k in ns.game}
+        if ns.engine:
+            print(render_gaps(*engine_report(ns, chosen)), end="")
+            return 0
+    except (UsageError, EngineSpecError, CatalogFileError) as exc:
+        print(f"rules-oracle capabilities: {exc}", file=sys.stderr)
+        return 2
+    maps = [game_map(g) for g in chosen.values()]
+    print(render_markdown(maps) if ns.markdown else render_maps(maps), end="")
+    return 0
+
+
+def engine_report(ns: argparse.Namespace, games: dict[str, Game]
+                  ) -> tuple[str, list[EngineGaps]]:
+    """The engine's name and, per game, what it lacks (one describe per engine made)."""
+    from oracle.engines import ConnectOptions, EngineSpec, connect
+    from oracle.engines.spec import DEFAULT_TIMEOUT
+
+    spec = EngineSpec.parse(ns.engine)
+    per_game = spec.engine_kind.per_game(spec)
+    groups = [{g: games[g]} for g in games] if per_game else [dict(games)]
+    names, gaps = [], []
+    for group in groups:
+        client = connect(spec, group, ConnectOptions(timeout=ns.oracle_timeout
+                                                     or DEFAULT_TIMEOUT))
+        try:
+            info = client.info()
+        finally:
+            client.close()
+        names.append(f"{info.name} {info.version}")
+        gaps += [engine_gaps(game, info.capabilities, game.id in info.games, ns.oracle_seed)
+                 for game in group.values()]
+    return f"{spec} ({'; '.join(dict.fromkeys(names))})", gaps
+
+
+# -- the map, as text and Markdown -------------------------------------------------------------
+
+
+def _families(m: GameMap) -> list[tuple[str, list[Gate]]]:
+    """Families, the ones gating most scenarios first."""
+    def weight(gates: list[Gate]) -> int:
+        return -len(set().union(*(g.scenarios for g in gates)))
+
+    return sorted(m.families().items(), key=lambda kv: (weight(kv[1]), kv[0]))
+
+
+def _union(gates: Iterable[Gate], attr: str) -> list[str]:
+    return sorted(set().union(*(getattr(g, attr) for g in gates)))
+
+
+def _head(m: GameMap) -> str:
+    return (f"{m.game}: {m.scenarios} scenarios of {len(m.rules)} testable rules; "
+            f"{m.free} need no capability")
+
+
+def _wrap(text: str, width: int, indent: str = "  ") -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def render_maps(maps: list[GameMap], width: int = 100) -> str:
+    lines = textwrap.wrap(INTRO.replace("`", "").replace("*", ""), width)
+    for m in maps:
+        lines += ["", _head(m)]
+        for fam, gates in _families(m):
+            scenarios = len(set().union(*(g.scenarios for g in gates)))
+            needed = _union(gates, "needed_by")
+            if fam.endswith(f"/{NAME}"):
+                lines.append(f"  {fam}: {len(gates)} named, {scenarios} scenarios; rules "
+                             f"needing one of them: {len(needed)}")
+                for g in gates:
+                    lines.append(f"      {g.capability.rsplit('/', 1)[1]:<28} "
+                                 f"{len(g.scenarios):>3} scenarios  {_needs(g, width)}")
+            else:
+                lines.append(f"  {fam}: {scenarios} scenarios; {_needs(gates[0], width)}")
+            lines += [f"      {s}" for s in _union(gates, "steps")]
+            sends = _union(gates, "requests")
+            lines.append(f"      sends: {', '.join(sends) if sends else '(nothing recorded)'}")
+    return "\n".join(lines) + "\n"
+
+
+def _needs(g: Gate, width: int) -> str:
+    if not g.needed_by:
+        return "no rule needs it for every scenario"
+    n = len(g.needed_by)
+    text = f"needed by {n} rule{'s' * (n != 1)}: {', '.join(sorted(g.needed_by))}"
+    return textwrap.shorten(text, width - 50, placeholder=" …")
+
+
+def render_markdown(maps: list[GameMap]) -> str:
+    """docs/capabilities.md: one table per game, card capabilities per card below it."""
+    out = ["# Capabilities", "", f"Generated by `{FIX}`; a test checks it is fresh.", "",
+           INTRO, "", "With an engine: `rules-oracle capabilities --engine SPEC` says what it "
+           "declares, what it lacks, and which rules each missing capability leaves "
+           "`unsupported`, most unlocking first.", ""]
+    for m in maps:
+        out += [f"## {m.game}", "", _head(m) + ".", "",
+                "| capability | scenarios | rules needing it | steps | requests |",
+                "|---|---|---|---|---|"]
+        cards: list[tuple[str, list[Gate]]] = []
+        for fam, gates in _families(m):
+            if fam.endswith(f"/{NAME}"):
+                cards.append((fam, gates))
+            scenarios = len(set().union(*(g.scenarios for g in gates)))
+            named = f" ({len(gates)} named)" if fam.endswith(f"/{NAME}") else ""
+            out.append(f"| `{fam}`{named} | {scenarios} | {len(_union(gates, 'needed_by'))} | "
+                       f"{'<br>'.join(_md(s) for s in _union(gates, 'steps'))} | "
+                       f"{', '.join(_union(gates, 'requests')) or '–'} |")
+        for fam, gates in cards:
+            out += ["", f"`{fam}`, per {fam.split('/')[1]}:", "",
+                    "| capability | scenarios | rules needing it |", "|---|---|---|"]
+            out += [f"| `{g.capability}` | {len(g.scenarios)} | "
+                    f"{', '.join(sorted(g.needed_by)) or '–'} |" for g in gates]
+        out.append("")
+    return "\n".join(out)
+
+
+def _md(text: str) -> str:
+    """A step pattern as a code span in a table cell (GFM reads ``\\|`` there as ``|``)."""
+    return "`" + text.replace("|", "\\|") + "`"
+
+
+# -- what an engine lacks ----------------------------------------------------------------------
+
+
+def render_gaps(engine: str, gaps: list[EngineGaps], width: int = 100) -> str:
+    lines = [f"engine {engine}"]
+    for gap in gaps:
+        lines += ["", *_game_gaps(gap, width)]
+    lines.append("")
+    lines += textwrap.wrap("A rule is unsupported when every scenario of it lacks a "
+                           "declaration; an engine may still answer unsupported to a request "
+                           "it declared (rules-oracle run says which).", width)
+    return "\n".join(lines) + "\n"
+
+
+def _game_gaps(gap: EngineGaps, width: int) -> list[str]:
+    if not gap.plays:
+        return [f"{gap.game}: not played (describe lists no {gap.game!r}): its "
+                f"{gap.scenarios} scenarios and {gap.rules} tested rules are unsupported; "
+                "add it to describe's games"]
+    lines = [f"{gap.game}: declares {len(gap.declared)} of its capabilities; {gap.runnable} "
+             f"of {gap.scenarios} scenarios have all they need; {len(gap.unsupported)} of "
+             f"{gap.rules} tested rules unsupported"]
+    if gap.declared:
+        lines += _wrap("declares: " + ", ".join(gap.declared), width)
+    if gap.unused:
+        lines += _wrap("declared, needed by no scenario: " + ", ".join(gap.unused), width)
+    if not gap.missing:
+        return [*lines, "  lacks nothing the scenarios need"]
+    lines.append("  lacks, most unlocking first (unlocks: rules it alone would get tested; "
+                 "helps: rules whose fewest missing declarations include it; waits: "
+                 "scenarios waiting for it):")
+    groups: dict[str, list[Missing]] = {}
+    for m in gap.missing:  # a family listed where its most unlocking member is
+        groups.setdefault(family(m.capability), []).append(m)
+    for fam, members in groups.items():
+        indent = "    "
+        if fam.endswith(f"/{NAME}") and len(members) > 1:
+            lines.append(f"    {fam}: {len(members)} missing, helping "
+                         f"{len(set().union(*(m.helps for m in members)))} rules")
+            indent = "      "
+        for m in members:
+            lines += _missing(m, indent, width)
+    lines.append("  the fewest declarations that would get each unsupported rule tested:")
+    id_w = max(len(r) for r in gap.unsupported)
+    for rule, fewest in gap.unsupported.items():
+        lines += _wrap(f"{rule:<{id_w}}  {', '.join(fewest)}", width, "    ")
+    return lines
+
+
+def _missing(m: Missing, indent: str, width: int) -> list[str]:
+    kind = " (any card of the class it models)" if is_card_class(m.capability) else ""
+    lines = [f"{indent}{m.capability}{kind}: unlocks {len(m.unlocks)}, helps "
+             f"{len(m.helps)}, waits {m.scenarios}"]
+    if m.leaves:
+        lines += _wrap("leaves unsupported: " + ", ".join(sorted(m.leaves)), width,
+                       indent + "  ")
+    return lines

@@ -1,0 +1,145 @@
+"""The capability map tells the truth: it is what a run decides, and docs/capabilities.md is it.
+
+Why: an adapter writer declares capabilities from this map; a map that says a capability
+unlocks rules a run then reports ``unsupported`` (or the reverse) sends them the wrong way.
+So the map is checked against an actual run of an engine lacking a capability, and the
+page against the command that generates it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from oracle.cli.capabilities import FIX, render_markdown
+from oracle.mutants.harness import Case
+from oracle.suite.capabilities import case_needs, family, game_map
+from oracle.suite.games import discover_games
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = discover_games()
+TI4 = GAMES["ti4"]
+
+LACKING = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class Lacking(ReferenceEngine):
+    def capabilities(self):
+        return [c for c in super().capabilities() if c not in {lacking!r}]
+
+def factory():
+    return Lacking()
+'''
+
+
+def test_docs_capabilities_is_fresh() -> None:
+    page = ROOT / "docs" / "capabilities.md"
+    fresh = render_markdown([game_map(g) for g in GAMES.values()])
+    assert page.read_text() == fresh, f"docs/capabilities.md is stale; regenerate it: {FIX}"
+
+
+def test_a_capability_lists_the_steps_and_requests_it_gates() -> None:
+    gates = game_map(TI4).gates
+    assert gates["ti4/draw"].steps == {"When <player> draws <count> <deck> card(s)"}
+    assert gates["ti4/draw"].requests == {"act draw"}
+    assert gates["ti4/hand-limit"].requests == {"setup players[].hand_limit_modifier"}
+    assert gates["ti4/politics"].needed_by == {"ti4:2.2"}
+    # ending a turn and answering decisions need no capability: no gate lists them
+    sent = set().union(*(g.requests for g in gates.values()))
+    assert not sent & {"act end_turn", "choose"}
+
+
+def test_a_card_class_is_needed_open_and_bound_to_a_card_the_engine_models() -> None:
+    case = Case("ti4", "class", "test_class", ("ti4:2.6",), "x.feature:1", (
+        ("given", "the players are Alice and Bob"),
+        ("given", 'card A is any "Action" card'),
+        ("when", "Alice plays card A")))
+    assert case_needs(TI4, case) == ("ti4/card/any \"Action\" card", "ti4/play")
+    # Sabotage is not an "Action" card (its window is another); Repeal Law is
+    assert case_needs(TI4, case, frozenset({"ti4/play", "ti4/card/Sabotage",
+                                            "ti4/card/Repeal Law"})) == (
+        "ti4/card/Repeal Law", "ti4/play")
+    assert "ti4/card/any \"Action\" card" in case_needs(
+        TI4, case, frozenset({"ti4/play", "ti4/card/Sabotage"}))
+
+
+def test_the_example_adapter_lists_what_it_lacks(oracle, monkeypatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT))
+    run = oracle("capabilities", "--engine", "examples.python_adapter:factory")
+    assert run.code == 0, run.err
+    assert "eu-pop: not played" in run.out and "37 tested rules are unsupported" in run.out
+    assert "ti4: declares 22" in run.out and "lacks nothing the scenarios need" in run.out
+    assert "declared, needed by no scenario: ti4/sabotage" in run.out
+
+
+def _listed(out: str, capability: str) -> set[str]:
+    """The rules the capabilities command says a missing capability leaves unsupported:
+    the lines indented under the capability's own line."""
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith(f"{capability}:"))
+    depth = len(lines[first]) - len(lines[first].lstrip())
+    block = []
+    for line in lines[first + 1:]:
+        if not line.strip() or len(line) - len(line.lstrip()) <= depth:
+            break
+        block.append(line)
+    text = "\n".join(block)
+    assert "leaves unsupported:" in text, out
+    return set(re.findall(r"ti4:[\w.-]+", text))
+
+
+@pytest.mark.parametrize("lacking", [("ti4/card/Sabotage",), ("ti4/card/Sabotage", "ti4/draw")])
+def test_the_map_names_exactly_the_rules_a_run_reports_unsupported(
+        oracle, engine_module, lacking) -> None:
+    engine_module("lacking", LACKING.format(lacking=set(lacking)))
+    told = oracle("capabilities", "--engine", "lacking:factory", "--game", "ti4")
+    assert told.code == 0, told.err
+    run = oracle("run", "--engine", "lacking:factory", "--rule", "ti4")
+    reported = {r["id"] for r in run.report["rules"] if r["status"] == "unsupported"}
+    assert reported, "the engine should lose some rule for lack of the capability"
+    listed = {c: _listed(told.out, c) for c in lacking}
+    assert set().union(*listed.values()) == reported
+    assert f"{len(reported)} of 23 tested rules unsupported" in told.out
+    if len(lacking) == 1:
+        assert listed[lacking[0]] == reported
+        assert f"    {lacking[0]}: unlocks {len(reported)}," in told.out
+    for rule in run.report["rules"]:  # each is unsupported for a capability the map names
+        if rule["status"] == "unsupported":
+            assert any(rule["id"] in listed[c] and c in rule["reason"] for c in lacking)
+
+
+def _protocol_table() -> set[str]:
+    """The capabilities docs/protocol.md's table says some step needs, as families."""
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    section = text.split("## Capabilities", 1)[1].split("\n## ", 1)[0]
+    found = set()
+    for row in re.findall(r"^\| (`[^|]+) \| ([^|]+) \|", section, re.M):
+        if "nothing today" not in row[1]:
+            found |= {family(c) for c in re.findall(r"`([^`]+)`", row[0])}
+    return found
+
+
+def test_the_protocol_pages_table_names_every_capability_the_map_finds() -> None:
+    """The hand-written short table in docs/protocol.md neither misses a capability some
+    step needs nor lists one no step needs (``GAME/x``: some game's ``x``)."""
+    maps = [game_map(g, record_requests=False) for g in GAMES.values()]
+    found = {family(c) for m in maps for c in m.gates}
+    generic = {c.split("/", 1)[1] for c in found}
+    table = _protocol_table()
+    undocumented = {c for c in found
+                    if c not in table and f"GAME/{c.split('/', 1)[1]}" not in table}
+    unknown = {c for c in table if c not in found
+               and not (c.startswith("GAME/") and c.split("/", 1)[1] in generic)}
+    assert not undocumented and not unknown, (undocumented, unknown)
+
+
+@pytest.mark.parametrize("args, says", [
+    (("--game", "chess"), "--game chess: no such game (games: eu-pop, ti4)"),
+    (("--engine", "nonsense"), "is not an engine spec"),
+    (("--engine", "reference", "--markdown"), "drop --engine, or --markdown"),
+])
+def test_bad_options_are_a_usage_error_saying_what_to_do(oracle, args, says) -> None:
+    run = oracle("capabilities", *args)
+    assert run.code == 2 and says in run.err, run.err
