@@ -98,14 +98,24 @@ def _recipe_needs(world: ScenarioWorld, ref: str, which: tuple[str, ...],
                   situation: str | None = None, **_: Any) -> list[str]:
     """What a card variable's recipe lines need (its Given lines, its effect lines): they
     run inside one step, so that step declares their needs."""
+    from oracle.scenario.cards import class_members
     from oracle.scenario.requirements import needs
 
     card = world.cards.name(CardRef(ref))
-    recipe = world.cards.recipe(card).situation(
-        situation or world.cards.situations.get(ref))
+    # A class left open (the capability map): what any of its cards' recipes would need.
+    cards = ([c for c in class_members(world.game, card.removeprefix("any "))
+              if c in world.game.plays["recipes"]] if card.startswith("any ") else [card])
     kinds = {"given": "given", "effect": "then", "no_effect": "then"}
-    return needs(world, [(kinds[key], line) for key in which
-                         for line in recipe.lines(key, "Alice", "Bob")])
+    found: list[str] = []
+    asked = situation or world.cards.situations.get(ref)
+    for name in cards:
+        recipe = world.cards.recipe(name)
+        if asked is not None and len(cards) > 1 and not recipe.has(asked):
+            continue  # a card of the open class without that situation is never picked
+        recipe = recipe.situation(asked)
+        found += needs(world, [(kinds[key], line) for key in which
+                               for line in recipe.lines(key, "Alice", "Bob")])
+    return list(dict.fromkeys(found))
 
 
 @given(parsers.re(

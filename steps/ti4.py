@@ -14,6 +14,7 @@ from typing import Any
 from pytest_bdd import given, parsers, then, when
 
 from oracle.protocol import REFEREE
+from oracle.scenario.cards import class_members
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
@@ -74,16 +75,13 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
 
 
 def unit_needs(world: ScenarioWorld, unit: str | None) -> list[str]:
-    """A unit type: ``ti4/units`` (every type of docs/protocol.md) or ``ti4/unit/TYPE``."""
-    if not unit:
-        return []
-    return ["ti4/units"] if "ti4/units" in world.capabilities else [f"ti4/unit/{unit}"]
+    """A unit of any type of docs/protocol.md: ``ti4/units``."""
+    return ["ti4/units"] if unit else []
 
 
 def law_needs(world: ScenarioWorld, laws: list[str]) -> list[str]:
-    """Laws in play: ``ti4/laws`` (any law) or ``ti4/law/NAME`` for each."""
-    return ["ti4/laws"] if "ti4/laws" in world.capabilities else [f"ti4/law/{law}"
-                                                                    for law in laws]
+    """Laws in play: ``ti4/laws``."""
+    return ["ti4/laws"] if laws else []
 
 
 def counter_needs(world: ScenarioWorld, tg: str | None = None, unit: str | None = None,
@@ -100,6 +98,16 @@ def card_fact(world: ScenarioWorld, ref: str) -> dict[str, Any]:
         if fact["name"] == name:
             return fact
     raise ScenarioError(f"card {ref} is {name!r}, which is not a card of the {DECK} deck")
+
+
+def card_windows(world: ScenarioWorld, ref: str) -> list[str]:
+    """The timing windows card ``ref`` may have: its own, or, while it stands for a class
+    left open (the capability map, ``oracle.suite.capabilities``), those of the class."""
+    name = world.names([CardRef(ref)])[0]
+    if name.startswith("any "):
+        members = set(class_members(world.game, name.removeprefix("any ")))
+        return [f["window"] for f in world.game.cards.get(DECK, []) if f["name"] in members]
+    return [card_fact(world, ref)["window"]]
 
 
 def card_phase(fact: dict[str, Any]) -> str:
@@ -146,8 +154,8 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str
     r"(?: but another (?P<other>timing window|phase))?"
     rf"(?: on (?P<player>{NAME})'s turn)?"
 ))
-@requires(lambda world, ref, what, other=None, **_: [] if (
-    card_fact(world, ref)["window"] == ACTION_WINDOW and other != "timing window")
+@requires(lambda world, ref, other=None, **_: [] if (
+    other != "timing window" and all(w == ACTION_WINDOW for w in card_windows(world, ref)))
     else ["ti4/windows"])
 def _card_window(oracle_world: ScenarioWorld, ref: str, what: str, other: str | None,
                  player: str | None) -> None:
