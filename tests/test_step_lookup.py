@@ -59,7 +59,7 @@ PATTERNS = sorted({d.pattern for g in GAMES.values()
                    if type(d.context.parser).__name__ == "re"})
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_text_a_pattern_matches_always_has_its_literal_text(data: st.DataObject) -> None:
     pattern = data.draw(st.sampled_from(PATTERNS))
