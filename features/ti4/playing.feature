@@ -70,6 +70,7 @@ Feature: Playing action cards
       And Alice has the Politics strategy card
       And Alice holds card A
       And Alice can play card A
+      And the action deck is 3 cards
       When <before>
       And Alice plays card A
       Then the action is <outcome>
@@ -100,15 +101,14 @@ Feature: Playing action cards
       And it is card A's timing window on Alice's turn
       And Alice holds card A and card A
       And Alice can play card A
-      And the action deck is 3 cards
       When Alice plays card A
       And <between>
       And Alice plays card A
       Then the action is <outcome>
 
       Examples:
-        | between                                | outcome  |
-        | Bob draws 1 action card                | rejected |
+        | between                                 | outcome  |
+        | all players pass                        | rejected |
         | the timing window of card A opens again | allowed  |
 
     Scenario: Cards of one name may affect different things in one window
@@ -217,6 +217,7 @@ Feature: Playing action cards
       And Alice holds card A
       And Alice can play card A
       And Bob holds "Sabotage"
+      And the action deck is 3 cards
       When <first>
       And Alice resolves the primary ability of Politics, choosing Bob as speaker
       Then the action is <outcome>
