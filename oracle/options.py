@@ -150,8 +150,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
            kind="flag"),
     Option("explore", "also explore each game with Hypothesis (random legal and illegal "
            "moves, invariants per rule); findings land under their rule ids", kind="flag"),
-    Option("explore_examples", "games Hypothesis tries per invariant when exploring "
-           "(default 60)", metavar="N", type=_examples, default=60),
+    Option("explore_examples", "games Hypothesis plays per search when exploring, every "
+           "invariant checked after each move (default 60)", metavar="N", type=_examples,
+           default=60),
     Option("explore_out", "write each exploration counterexample as a .feature file here "
            "(needs --explore)", metavar="DIR"),
     Option("require_coverage", "fail the run (exit 1) unless at least PERCENT of the selected "

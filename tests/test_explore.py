@@ -10,8 +10,15 @@ import oracle.steps.common
 import oracle.steps.ti4  # noqa: F401
 from oracle.engines import EngineClient
 from oracle.explore import default_budget, explore, load_model
+from oracle.games.ti4.engine import ReferenceEngine
 from oracle.games.ti4.engine import factory as reference
 from oracle.mutants import find_mutant
+from oracle.plugin.collect import explore_verdicts
+from oracle.protocol import validate as schemas
+from oracle.report.build import build_report
+from oracle.report.formats.markdown import render_markdown
+from oracle.report.formats.table import render_table
+from oracle.report.model import Status
 from oracle.suite.games import bundled_features_dir, discover_games
 
 
@@ -25,7 +32,7 @@ def ti4(tmp_path_factory):
 
 def test_the_reference_engine_keeps_every_invariant(ti4):
     result = explore(ti4, EngineClient(reference(), "reference"), 0, default_budget(25))
-    assert result.errors == {}
+    assert result.errors == []
     assert result.findings and all(f is None for f in result.findings.values()), result.findings
     assert result.moves > 100
 
@@ -58,6 +65,122 @@ def test_every_invariant_cites_catalog_rules(ti4):
         assert inv.rules and set(inv.rules) <= ids, inv
 
 
+class _LeakyWithoutTransactions(ReferenceEngine):
+    """Lacks an optional capability (transactions), and loses every card it discards."""
+
+    def capabilities(self) -> list[str]:
+        return [c for c in super().capabilities() if c != "ti4/transactions"]
+
+    def discard_card(self, card: str) -> None:
+        pass
+
+
+class _WithoutDraws(ReferenceEngine):
+    def capabilities(self) -> list[str]:
+        return [c for c in super().capabilities() if c != "ti4/draw"]
+
+
+class _CrashesOnReveal(ReferenceEngine):
+    def act_reveal(self, action):  # type: ignore[no-untyped-def]
+        if "Lucky Shot" in (action.get("cards") or []):
+            raise RuntimeError("the reveal handler crashed")
+        super().act_reveal(action)
+
+
+def test_a_missing_capability_skips_moves_never_the_invariant(ti4):
+    """The engine cannot trade: those moves are skipped and counted; conservation is still
+    searched, broken and reported with the states that exercised each invariant."""
+    result = explore(ti4, EngineClient(_LeakyWithoutTransactions(), "leaky"), 0,
+                     default_budget(30))
+    finding = result.findings["cards are conserved"]
+    assert finding is not None and finding.confirmed, result.findings
+    assert "@ti4:2.3" in finding.scenario.splitlines()[0]
+    assert "transaction" not in finding.scenario
+    assert result.skipped_moves["ti4/transactions"] > 0
+    assert "needing ti4/transactions" in result.skipped()
+    verdicts = {v.name: v for v in explore_verdicts("ti4", result, ())}
+    conservation = verdicts["explore: cards are conserved"]
+    assert conservation.status == Status.FAIL and conservation.exercised > 0
+    held = verdicts["explore: hand sizes are public"]
+    assert held.status == Status.PASS and held.exercised > 0
+    assert f"held over {held.exercised} explored state(s)" in held.message
+    assert "ti4/transactions" in held.message
+
+
+def test_an_invariant_no_move_exercised_is_uncovered_not_passed(ti4):
+    """Without draws, no draw ever empties the deck: the reshuffle is never tested."""
+    result = explore(ti4, EngineClient(_WithoutDraws(), "no draws"), 0, default_budget(10))
+    assert result.skipped_moves["ti4/draw"] > 0
+    verdicts = {v.name: v for v in explore_verdicts("ti4", result, ())}
+    reshuffle = verdicts["explore: a depleted deck is reshuffled at once"]
+    assert (reshuffle.status, reshuffle.exercised) == (Status.UNCOVERED, 0)
+    assert reshuffle.message.startswith("not exercised")
+    assert verdicts["explore: hand sizes are public"].status == Status.PASS
+    # The rule it stands for is uncovered in the report (in JSON, the table and Markdown).
+    report = build_report([ti4.catalog], verdicts.values(), {"spec": "no draws"})
+    note4 = next(r for r in report.rules if r.id == "ti4:note-4")
+    assert note4.status == Status.UNCOVERED and note4.reason.startswith("not exercised")
+    assert schemas.problems("report", report.to_json()) == []
+    line = "uncovered, exercised by 0 explored state(s): explore: a depleted deck is reshuffled"
+    assert line in render_table(report, width=200)
+    assert line in render_markdown(report)
+
+
+def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
+    result = explore(ti4, EngineClient(_CrashesOnReveal(), "crashes"), 7, default_budget(15))
+    assert len(result.errors) == 1, [e.message for e in result.errors]
+    error = result.errors[0]
+    assert error.confirmed
+    assert "the reveal handler crashed" in error.message
+    assert "And the shuffle seed is 7" in error.scenario
+    assert error.scenario.rstrip().splitlines()[-2].endswith('reveals "Lucky Shot"')
+    # The fault ends its games; the invariants are still judged on the rest.
+    assert all(f is None for f in result.findings.values())
+    verdicts = explore_verdicts("ti4", result, ())
+    assert [v.status for v in verdicts].count(Status.ERROR) == 1
+    assert {v.status for v in verdicts if v.exercised is not None} == {Status.PASS}
+
+
+def _plain(value) -> bool:  # type: ignore[no-untyped-def]
+    if isinstance(value, dict):
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    return value is None or type(value) in (str, int, float, bool)
+
+
+def _scribble(value) -> None:  # type: ignore[no-untyped-def]
+    """Change every list and dict inside ``value`` (as an oracle bug might)."""
+    for item in list(value.values() if isinstance(value, dict) else value):
+        if isinstance(item, dict | list):
+            _scribble(item)
+    value.clear()
+
+
+@pytest.mark.parametrize("game_id", ["ti4", "eu-pop"])
+def test_the_bundled_engines_views_share_nothing(game_id):
+    """The client does not copy their views (``fresh_views``): each must be plain JSON data
+    built afresh, so that changing one changes neither the engine nor the next view."""
+    from oracle.games.eu_pop.engine import factory as eu_reference
+
+    engine = reference() if game_id == "ti4" else eu_reference()
+    assert engine.fresh_views
+    players = [{"name": n, "hand": ["Sabotage" if game_id == "ti4" else "Spy Network"]}
+               for n in ("Alice", "Bob")]
+    state = {"players": players, "phase": "action", "active_player": "Alice"}
+    if game_id == "ti4":
+        state["units"] = [{"id": "d1", "owner": "Bob", "type": "destroyer", "tags": ["x"]}]
+        state["laws"] = ["Minister of Commerce"]
+    assert engine.handle({"op": "setup", "game": game_id, "seed": 0,
+                          "state": state})["reply"] == "ready"
+    for viewer in ("*", "Alice", "Bob", None):
+        first = engine.handle({"op": "observe", "viewer": viewer})["view"]
+        again = engine.handle({"op": "observe", "viewer": viewer})["view"]
+        assert _plain(first) and first == again and first is not again
+        _scribble(first)
+        assert engine.handle({"op": "observe", "viewer": viewer})["view"] == again
+
+
 def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester, monkeypatch):
     """Found with the mutant's own scenarios deselected; printed as a scenario, not a
     traceback; emitted; fails the mutant; passes the reference engine. Nothing else is
@@ -79,7 +202,7 @@ def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester,
     assert "exploration of ti4 found rule violations:" in run.out
     assert "Scenario: Explored: a depleted deck is reshuffled at once" in run.out
     assert "pluggy" not in run.out and "hypothesis/" not in run.out
-    assert "explore ti4: [1/" in run.out  # progress: one line per invariant
+    assert "explore ti4: [1/30] game 1: 7 invariant(s) searched" in run.out  # progress
     failures = run.out.split("= FAILURES =")[1].split("rules-oracle conformance")[0]
     assert len(failures.splitlines()) < 80
     assert "explore eu-pop" not in run.out  # only the selected game is explored

@@ -19,6 +19,7 @@ from oracle.protocol import (
     Described,
     EngineInfo,
     Errored,
+    Observe,
     ProtocolError,
     Reply,
     Request,
@@ -79,6 +80,11 @@ class EngineClient:
         """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
         message = request.to_json()
         copies = not getattr(self.engine, "speaks_json", False)
+        # An engine that builds every view afresh from plain JSON data (the bundled ones,
+        # ``oracle.games.kit``) shares nothing with the oracle through it: views are most of
+        # what exploration copies, and need no copy from such an engine.
+        copies_reply = copies and not (isinstance(request, Observe)
+                                       and getattr(self.engine, "fresh_views", False))
         try:
             # A JSON round trip: in-process engines get exactly what a piped one would (a
             # pipe engine writes the request as JSON and parses the reply itself).
@@ -97,7 +103,7 @@ class EngineClient:
                 {"traceback": traceback.format_exc(limit=8)},
             )
         try:
-            if copies:
+            if copies_reply:
                 raw = json_copy(raw)
             if self.strict and (found := schemas.problems("reply", raw)):
                 raise ProtocolError(f"strict protocol: the reply breaks the reply schema: "

@@ -156,6 +156,11 @@ class GuardedEngine:
         self.engine = factory()
         self._worker: _Worker | None = None
 
+    @property
+    def fresh_views(self) -> bool:
+        """Whether the engine inside builds every view afresh (``EngineClient.send``)."""
+        return bool(getattr(self.engine, "fresh_views", False))
+
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         dog = _interruptible()
         if dog is None:

@@ -14,6 +14,10 @@ only if they fail on the engine under test.
 
 A game opts in with ``explore: package.module:MODEL`` in its ``game.yaml``;
 the model (see ``ExplorationModel``) says how to build states and moves.
+The parts: ``model`` (invariants, the explored game, steps run by text), ``search`` (the
+one Hypothesis test that plays every game, and its tallies), ``render`` (findings as
+scenarios); this module runs a search to the end and says, per invariant, what it found and
+how often it was exercised.
 """
 
 from __future__ import annotations
@@ -22,208 +26,48 @@ import contextlib
 import importlib
 import os
 import tempfile
-import textwrap
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
-from hypothesis import HealthCheck, Phase, reject, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    rule,
-    run_state_machine_as_test,
+from hypothesis import HealthCheck, Phase, settings
+
+from oracle.engines import EngineClient
+from oracle.explore.model import (
+    HELD,
+    REJECTED_LINE,
+    Check,
+    ExplorationModel,
+    Explored,
+    Held,
+    Invariant,
+    Supported,
+    rejection_checked,
+    run_step,
 )
-
-from oracle.engines import ConnectOptions, EngineClient, EngineSpec, connect
-from oracle.protocol import REFEREE, Rejected
-from oracle.scenario.outcomes import EngineFault, EngineLacks, RuleViolation, ScenarioError
-from oracle.scenario.world import ScenarioWorld
+from oracle.explore.render import Finding, render_fault, render_finding
+from oracle.explore.search import Broken, Faulted, Search, run_search
+from oracle.scenario.outcomes import EngineLacks
 from oracle.suite.games import Game
-from oracle.suite.vocabulary import vocabulary_for
 
-View = Mapping[str, Any]
-#: The line that follows a move the engine rejected.
-REJECTED_LINE = "Then the action is rejected"
-
-
-# -- what a game provides --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Invariant:
-    """A property every state must have, tied to the rules it follows from.
-
-    ``check`` gets the exploration context and returns a message when the
-    property is broken. ``then`` renders, from the reference engine's views,
-    the Then lines that state what the rules require here.
-    """
-
-    name: str
-    rules: tuple[str, ...]
-    check: Callable[[Explored], str | None]
-    then: Callable[[Explored, ScenarioWorld], list[str]]
-    #: This invariant owns what the world itself catches during a move (a rejected
-    #: action that changed the game); its finding cites the rule the engine cited.
-    catches_violations: bool = False
-
-
-class ExplorationModel(Protocol):
-    """What a game tells the explorer: how to set up, what to try, what must hold."""
-
-    def setups(self) -> st.SearchStrategy[list[str]]:
-        """Given step texts that build a starting state."""
-        ...
-
-    def moves(self, explored: Explored) -> list[str]:
-        """When step texts to try next (legal or not), simplest first (Hypothesis shrinks
-        towards the start of the list)."""
-        ...
-
-    def invariants(self) -> Sequence[Invariant]:
-        ...
-
-
-# -- running steps by their text -----------------------------------------------------------
-
-
-def run_step(world: ScenarioWorld, kind: str, text: str) -> None:
-    """Run one step text through the game's step definitions, exactly as a feature file
-    would (``oracle.suite.vocabulary``)."""
-    vocabulary_for(world.game).run(world, kind, text)
-
-
-# -- one explored game ------------------------------------------------------------------------
-
-
-@dataclass
-class Explored:
-    """The game being explored: its steps so far, the engine's views, what was revealed."""
-
-    world: ScenarioWorld
-    given: list[str]
-    lines: list[str] = field(default_factory=list)  # When/Then lines after the Givens
-    moves: int = 0
-    last_rejected: bool = False
-    before: View | None = None  # the referee's view before the last move
-    _views: dict[str | None, View] = field(default_factory=dict)
-
-    def view(self, viewer: str | None = REFEREE) -> View:
-        """What ``viewer`` sees now (asked once per move: invariants look a lot)."""
-        if viewer not in self._views:
-            self._views[viewer] = self.world.view(viewer)
-        return self._views[viewer]
-
-    def moved(self) -> None:
-        self.before = self._views.get(REFEREE)
-        self._views.clear()
-
-    def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
-        """(count, visible names) of a hand as ``viewer`` is shown it."""
-        hand = self.view(viewer)["players"][owner]["hand"]
-        if hand.get("count") is None:
-            raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
-                                f"{owner} holds")
-        return int(hand["count"]), list(hand.get("cards") or [])
-
-    def players(self) -> list[str]:
-        return [p["name"] for p in self.world.state["players"]]
-
-    def hand_given(self, player: str) -> bool:
-        return any(p["name"] == player and "hand" in p for p in self.world.state["players"])
-
-
-@dataclass
-class Finding:
-    """A broken invariant, as a ready-to-paste scenario."""
-
-    invariant: Invariant
-    rules: tuple[str, ...]
-    message: str
-    scenario: str
-    confirmed: bool  # the Then lines pass on the reference engine and fail on the engine
-
-    def feature(self, game: Game) -> str:
-        return (f"Feature: Explored counterexamples for {game.title}\n"
-                f"  Found by `rules-oracle run --explore`; shrunk by Hypothesis.\n\n"
-                + textwrap.indent(self.scenario, "  ") + "\n")
-
-
-class Broken(Exception):
-    """An invariant failed; carries the finding's raw material out of Hypothesis."""
-
-    def __init__(self, invariant: Invariant, message: str, given: list[str], lines: list[str],
-                 rules: tuple[str, ...] | None = None) -> None:
-        super().__init__(f"{invariant.name}: {message}")
-        self.invariant, self.message, self.given, self.lines = invariant, message, given, lines
-        self.rules = rules or invariant.rules
-
-
-def machine_for(model: ExplorationModel, target: Invariant,
-                new_world: Callable[[], ScenarioWorld],
-                count: Callable[[], None]) -> type[RuleBasedStateMachine]:
-    """A state machine class exploring one invariant (a factory: Hypothesis makes instances)."""
-
-    class Exploration(RuleBasedStateMachine):
-        explored: Explored | None = None
-
-        @initialize(given=model.setups())
-        def set_up(self, given: list[str]) -> None:
-            world = new_world()
-            for text in given:
-                run_step(world, "given", text)
-            world.start()
-            self.explored = Explored(world, list(given))
-            self._check()
-
-        @rule(data=st.data())
-        def move(self, data: st.DataObject) -> None:
-            assert self.explored is not None
-            explored = self.explored
-            candidates = model.moves(explored)
-            text = candidates[data.draw(st.integers(0, len(candidates) - 1), label="move")]
-            explored.view()  # remember the state before the move
-            explored.lines.append(f"When {text}")
-            explored.moves += 1
-            explored.moved()
-            count()
-            try:
-                run_step(explored.world, "when", text)
-            except EngineLacks:  # a move this engine does not support: try another
-                explored.lines.pop()
-                return
-            except RuleViolation as exc:  # e.g. a rejection that changed the game
-                if not target.catches_violations:
-                    reject()  # another invariant's search owns this; drop the example
-                last = explored.world.last
-                cited = last.reply.rule if last and isinstance(last.reply, Rejected) else None
-                raise Broken(target, str(exc), explored.given, explored.lines,
-                             (cited,) if cited else None) from None
-            explored.last_rejected = isinstance(
-                explored.world.last.reply if explored.world.last else None, Rejected)
-            if explored.last_rejected:
-                explored.world.expect_rejected()
-                explored.lines.append(REJECTED_LINE)
-            self._check()
-
-        @invariant()
-        def holds(self) -> None:
-            self._check()
-
-        def _check(self) -> None:
-            if self.explored is None:
-                return
-            try:
-                message = target.check(self.explored)
-            except RuleViolation as exc:  # the view itself breaks the rule
-                message = str(exc)
-            if message:
-                raise Broken(target, message, self.explored.given, self.explored.lines)
-
-    return Exploration
+__all__ = [
+    "HELD",
+    "REJECTED_LINE",
+    "Check",
+    "ExplorationModel",
+    "ExploreResult",
+    "Explored",
+    "Finding",
+    "Held",
+    "Invariant",
+    "Supported",
+    "default_budget",
+    "explore",
+    "load_model",
+    "rejection_checked",
+    "run_step",
+]
 
 
 def load_model(game: Game) -> ExplorationModel | None:
@@ -235,22 +79,46 @@ def load_model(game: Game) -> ExplorationModel | None:
 
 @dataclass
 class ExploreResult:
-    """What exploring one game found: per invariant, a finding or nothing; and the pace."""
+    """What exploring one game found: per invariant, a finding or nothing and how many
+    states exercised it; the engine's faults, each with its shrunk game; and the pace."""
 
     game: Game
+    invariants: list[Invariant]
     findings: dict[str, Finding | None]
-    errors: dict[str, str]
+    exercised: dict[str, int]
+    errors: list[Finding]
     moves: int
     seconds: float
+    games: int = 0
+    #: Per missing capability: moves and setups skipped because the engine lacks it.
+    skipped_moves: Counter[str] | None = None
+    skipped_setups: Counter[str] | None = None
+    #: Games ended early by a slip already reported (a fault, a leaking rejection).
+    games_cut: int = 0
+
+    def status(self, name: str) -> str:
+        """``fail``, ``pass`` (held over at least one state that exercised it) or
+        ``uncovered`` (no state exercised it: nothing was tested)."""
+        if self.findings.get(name) is not None:
+            return "fail"
+        return "pass" if self.exercised.get(name) else "uncovered"
+
+    def skipped(self) -> str:
+        """What the engine's missing capabilities kept out of the search, in words."""
+        parts = [f"{n} move(s) needing {c}" for c, n in (self.skipped_moves or {}).items()]
+        parts += [f"{n} setup(s) needing {c}" for c, n in (self.skipped_setups or {}).items()]
+        return "; ".join(parts)
 
 
 def explore(game: Game, client: EngineClient, seed: int, budget: settings,
             only: set[str] | None = None,
             progress: Callable[[int, int, str], None] | None = None) -> ExploreResult:
-    """Search each invariant of a game's model on an engine; shrink and render what breaks.
+    """Search a game's invariants on an engine; shrink and render what breaks.
 
-    ``only`` limits the search to the invariants of those names; ``progress`` is told
-    (done, total, name) before each invariant is searched.
+    ``only`` limits the search to the invariants of those names. The budget's
+    ``max_examples`` is the number of games per search; a search runs again (on the same
+    games, derandomised) without what it found, until it finds nothing new. ``progress`` is
+    told (games done, games in this search, what is being searched) now and then.
     """
     with _private_hypothesis_home():
         return _explore(game, client, seed, budget, only, progress)
@@ -306,133 +174,30 @@ def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
     model = load_model(game)
     if model is None:
         raise EngineLacks(f"{game.id} has no exploration model")
-    moves = 0
-
-    def count() -> None:
-        nonlocal moves
-        moves += 1
-
-    def new_world() -> ScenarioWorld:
-        return ScenarioWorld(game, client, seed)
-
-    findings: dict[str, Finding | None] = {}
-    errors: dict[str, str] = {}
+    wanted = [i for i in model.invariants() if only is None or i.name in only]
+    search = Search(game, model, client, seed, list(wanted), progress=progress,
+                    budget=budget.max_examples)
+    findings: dict[str, Finding | None] = {i.name: None for i in wanted}
+    errors: list[Finding] = []
     start = time.perf_counter()
-    chosen = [i for i in model.invariants() if only is None or i.name in only]
-    for done, inv in enumerate(chosen):
-        if progress:
-            progress(done, len(chosen), inv.name)
-        machine = machine_for(model, inv, new_world, count)
-        try:
-            run_state_machine_as_test(machine, settings=budget)
-            findings[inv.name] = None
-        except Broken as broken:
-            findings[inv.name] = render_finding(game, broken, seed, client)
-        except EngineLacks:
-            findings[inv.name] = None
-        except (EngineFault, ScenarioError) as exc:
-            errors[inv.name] = str(exc)
-    return ExploreResult(game, findings, errors, moves, time.perf_counter() - start)
-
-
-def _reference_world(game: Game, seed: int) -> ScenarioWorld:
-    if not game.reference_engine:
-        raise EngineLacks(f"{game.id} has no reference engine to say what should be seen")
-    client = connect(EngineSpec("reference", game.id), {game.id: game},
-                     ConnectOptions(guard=False))
-    return ScenarioWorld(game, client, seed)
-
-
-def _replay(world: ScenarioWorld, given: list[str], lines: list[str]) -> None:
-    for text in given:
-        run_step(world, "given", text)
-    world.start()
-    for line in lines:
-        kind, _, text = line.partition(" ")
-        if kind == "When":
-            run_step(world, "when", text)
-        else:
-            run_step(world, "then", text)
-
-
-def _reconcile(world: ScenarioWorld, given: list[str],
-               lines: list[str]) -> tuple[list[str], list[str]]:
-    """Replay on the reference engine up to the first move it judges otherwise than the
-    engine did: the lines up to there, and the Then lines the rules require at once.
-
-    A move the engine allowed and the rules forbid ends the scenario with "Then the action
-    is rejected"; one the engine rejected and the rules allow ends it with that move (its
-    Then lines say what should be seen after it). Either way the rest of the game no longer
-    replays on the reference engine, and is not needed to show the slip.
-    """
-    for text in given:
-        run_step(world, "given", text)
-    world.start()
-    kept: list[str] = []
-    for i, line in enumerate(lines):
-        kind, _, text = line.partition(" ")
-        kept.append(line)
-        if kind != "When":
-            run_step(world, "then", text)
-            continue
-        last = world.last
-        run_step(world, "when", text)
-        rejected = world.last is not last and isinstance(
-            world.last.reply if world.last else None, Rejected)
-        said = lines[i + 1: i + 2] == [REJECTED_LINE]
-        if rejected and not said:
-            world.expect_rejected()
-            return kept, [REJECTED_LINE.removeprefix("Then ")]
-        if said and not rejected:
-            return kept, []
-    return kept, []
-
-
-def _fails(world: ScenarioWorld, then: str) -> bool:
-    try:
-        run_step(world, "then", then)
-    except (RuleViolation, EngineFault):
-        return True
-    return False
-
-
-def render_finding(game: Game, broken: Broken, seed: int, client: EngineClient) -> Finding:
-    """The shrunk counterexample as a scenario whose Then lines say what the rules require."""
-    inv = broken.invariant
-    then: list[str] = []
-    confirmed = False
-    try:
-        reference = _reference_world(game, seed)
-        lines, required = _reconcile(reference, broken.given, broken.lines)
-        candidates = required + inv.then(Explored(reference, broken.given, lines), reference)
-        engine = ScenarioWorld(game, client, seed)
-        _replay(engine, broken.given, lines)
-        then = [t for t in candidates if _fails(engine, t)]
-        # Confirmed: the whole scenario passes on a fresh reference engine, and fails here.
-        again = _reference_world(game, seed)
-        _replay(again, broken.given, lines)
-        confirmed = bool(then) and not any(_fails(again, t) for t in then)
-    except (RuleViolation, EngineFault, EngineLacks, ScenarioError) as exc:
-        lines = broken.lines
-        then = [f"# could not derive the expected outcome: {exc}"]
-    given = [*broken.given, f"the shuffle seed is {seed}"]
-    steps = _keywords([("Given", g) for g in given]
-                      + [tuple(line.split(" ", 1)) for line in lines]  # type: ignore[misc]
-                      + [("Then", t) for t in then])
-    tags = " ".join(f"@{r}" for r in broken.rules)
-    name = f"Explored: {inv.name} (seed {seed}, {len(lines)} step(s))"
-    body = "\n".join(f"  {s}" for s in steps)
-    return Finding(inv, broken.rules, broken.message, f"{tags}\nScenario: {name}\n{body}",
-                   confirmed)
-
-
-def _keywords(steps: list[tuple[str, str]]) -> list[str]:
-    """Gherkin style: a step of the same kind as the one before it starts with And."""
-    out, previous = [], ""
-    for kind, text in steps:
-        out.append(f"{'And' if kind == previous else kind} {text}")
-        previous = kind
-    return out
+    while search.active:
+        slips = run_search(search, budget)
+        if not slips:
+            break
+        found = False
+        for slip in slips:
+            if isinstance(slip, Broken) and slip.invariant in search.active:
+                findings[slip.invariant.name] = render_finding(game, slip, seed, client)
+                search.active.remove(slip.invariant)
+                found = True
+            elif isinstance(slip, Faulted) and not search.faults_end_games:
+                errors.append(render_fault(game, slip, seed, client, wanted))
+                search.faults_end_games = found = True
+        if not found:  # cannot happen (a reported slip is not raised again); be sure
+            break
+    return ExploreResult(game, wanted, findings, {i.name: search.exercised[i.name] for i in wanted},
+                         errors, search.moves, time.perf_counter() - start, search.games,
+                         search.skipped_moves, search.skipped_setups, search.games_cut)
 
 
 # Two profiles. Neither has a deadline (engines may be slow processes) nor an
@@ -441,7 +206,7 @@ def _keywords(steps: list[tuple[str, str]]) -> list[str]:
 # a shrunk game replays it many more times than shrinking did).
 # "ci" is derandomised: the same engine and budget explore the same games, so a
 # CI run is reproducible; "dev" draws new games each run, to look further.
-_COMMON = {"stateful_step_count": 12, "deadline": None, "database": None,
+_COMMON = {"stateful_step_count": 50, "deadline": None, "database": None,
            "phases": [p for p in Phase if p is not Phase.explain],
            "print_blob": False, "suppress_health_check": list(HealthCheck)}
 settings.register_profile("rules-oracle-ci", derandomize=True, **_COMMON)
@@ -449,7 +214,7 @@ settings.register_profile("rules-oracle-dev", derandomize=False, **_COMMON)
 
 
 def default_budget(max_examples: int = 60, profile: str | None = None) -> settings:
-    """Exploration settings: a profile with a budget of games per invariant.
+    """Exploration settings: a profile with a budget of games per search.
 
     The profile is "ci" (reproducible) unless ``profile`` or the environment
     variable ``RULES_ORACLE_EXPLORE_PROFILE=dev`` asks for new games each run.

@@ -97,7 +97,7 @@ class ExploreItem(pytest.Item):
     def runtest(self) -> None:
         from oracle.explore import default_budget, explore
         from oracle.plugin.run import run_key
-        from oracle.report.model import USER_PROPERTY, ScenarioVerdict, Status
+        from oracle.report.model import USER_PROPERTY
         from oracle.scenario.outcomes import EngineLacks, RuleViolation
 
         run = self.config.stash[run_key]
@@ -109,46 +109,27 @@ class ExploreItem(pytest.Item):
                          progress=None if run.is_worker else self._progress)
         engine = tuple(sorted({"name": info.name, "version": info.version,
                                "label": client.label}.items()))
+        for verdict in explore_verdicts(self.game.id, result, engine):
+            self.user_properties.append((USER_PROPERTY, json.dumps(verdict.to_json())))
         rate = result.moves / result.seconds if result.seconds else 0.0
-        found = []
-        for name, finding in result.findings.items():
-            rules = finding.rules if finding else _invariant_rules(self.game, name)
-            status, message = Status.PASS, f"held over {result.moves} explored moves"
-            if finding is not None:
-                status = Status.FAIL
-                message = f"{finding.message}\n\n{finding.scenario}"
-                if not finding.confirmed:
-                    message += "\n(the Then lines could not be confirmed on the reference engine)"
-                found.append(finding)
-            verdict = ScenarioVerdict(
-                name=f"explore: {name}", game=self.game.id, rules=tuple(rules), status=status,
-                location=f"explore:{self.game.id}", message=message,
-                duration=result.seconds / max(len(result.findings), 1), engine=engine)
-            self.user_properties.append((USER_PROPERTY, json.dumps(verdict.to_json())))
-        for name, error in result.errors.items():
-            verdict = ScenarioVerdict(
-                name=f"explore: {name}", game=self.game.id,
-                rules=tuple(_invariant_rules(self.game, name)), status=Status.ERROR,
-                location=f"explore:{self.game.id}", message=error, engine=engine)
-            self.user_properties.append((USER_PROPERTY, json.dumps(verdict.to_json())))
         self.user_properties.append(("rules_oracle.explore_rate", f"{rate:.0f}"))
+        found = [f for f in result.findings.values() if f is not None]
         if self.out_dir and found:
             folder = Path(self.out_dir) / self.game.id
             folder.mkdir(parents=True, exist_ok=True)
             for finding in found:
-                slug = re.sub(r"\W+", "-", finding.invariant.name).strip("-")
+                slug = re.sub(r"\W+", "-", finding.name.removeprefix("explore: ")).strip("-")
                 (folder / f"explored-{slug}.feature").write_text(
                     finding.feature(self.game), encoding="utf-8")
         if found or result.errors:
-            raise RuleViolation("\n\n".join(
-                [f"{f.invariant.name}: {f.message}\n{f.scenario}" for f in found]
-                + [f"{n}: {e}" for n, e in result.errors.items()]))
+            raise RuleViolation("\n\n".join(f"{f.name}: {f.message}\n{f.scenario}"
+                                            for f in [*found, *result.errors]))
 
-    def _progress(self, done: int, total: int, invariant: str) -> None:
-        """One line per invariant, so a long exploration is not a silent one."""
+    def _progress(self, done: int, total: int, what: str) -> None:
+        """A line every tenth of the games, so a long exploration is not a silent one."""
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None and self.config.get_verbosity() > -2:
-            reporter.write_line(f"explore {self.game.id}: [{done + 1}/{total}] {invariant}")
+            reporter.write_line(f"explore {self.game.id}: [{done + 1}/{total}] {what}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str | Any:
@@ -163,8 +144,42 @@ class ExploreItem(pytest.Item):
         return self.game.folder, 0, f"explore {self.game.id}"
 
 
-def _invariant_rules(game: Any, name: str) -> list[str]:
-    from oracle.explore import load_model
+def explore_verdicts(game: str, result: Any, engine: tuple[tuple[str, Any], ...]) -> list[Any]:
+    """One verdict per invariant, under its rule ids: ``fail`` with the shrunk scenario,
+    ``pass`` only when some explored state exercised it (the count says how many), else
+    ``uncovered``; and one ``error`` per engine fault, with the scenario that reproduces it.
+    """
+    from oracle.explore import ExploreResult
+    from oracle.report.model import ScenarioVerdict, Status
 
-    model = load_model(game)
-    return next((list(i.rules) for i in model.invariants() if i.name == name), []) if model else []
+    assert isinstance(result, ExploreResult)
+    skipped = result.skipped()
+    tail = f"; skipped, as the engine lacks them: {skipped}" if skipped else ""
+    if result.games_cut:
+        tail += f"; {result.games_cut} game(s) ended early by a slip reported below"
+    share = result.seconds / max(len(result.findings), 1)
+    verdicts = []
+    for inv in result.invariants:
+        finding, n = result.findings.get(inv.name), result.exercised.get(inv.name, 0)
+        status = Status(result.status(inv.name))
+        if finding is not None:
+            message = f"{finding.message}\n\n{finding.scenario}"
+            if not finding.confirmed:
+                message += "\n(the Then lines could not be confirmed on the reference engine)"
+        elif n:
+            message = (f"held over {n} explored state(s) that exercised it, of "
+                       f"{result.moves} moves in {result.games} game(s){tail}")
+        else:
+            message = (f"not exercised: none of {result.moves} explored moves in "
+                       f"{result.games} game(s) reached a state it speaks about{tail}")
+        verdicts.append(ScenarioVerdict(
+            name=f"explore: {inv.name}", game=game,
+            rules=finding.rules if finding else inv.rules, status=status,
+            location=f"explore:{game}", message=message, duration=share, engine=engine,
+            exercised=n))
+    for error in result.errors:
+        verdicts.append(ScenarioVerdict(
+            name=error.name, game=game, rules=error.rules, status=Status.ERROR,
+            location=f"explore:{game}", message=f"{error.message}\n\n{error.scenario}",
+            engine=engine))
+    return verdicts

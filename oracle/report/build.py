@@ -30,10 +30,10 @@ _DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFA
 
 def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:
     """A rule's status from its scenarios': any failure fails it; all unsupported is
-    unsupported; none at all is uncovered."""
+    unsupported; none at all (or only explorations that never exercised it) is uncovered."""
     if not testable:
         return Status.UNTESTABLE
-    statuses = set(scenario_statuses)
+    statuses = set(scenario_statuses) - {Status.UNCOVERED}
     if not statuses:
         return Status.UNCOVERED
     return next((s for s in _DECIDING if s in statuses), Status.UNSUPPORTED)
@@ -81,7 +81,8 @@ def build_report(
                 reason = rule.untestable_reason or ""
             elif status == Status.UNCOVERED:
                 reason = (NOT_SELECTED if selected is not None
-                          and rule.id not in selected else "no scenario for it ran")
+                          and rule.id not in selected else scenarios[0].message
+                          if scenarios else "no scenario for it ran")
             elif status == Status.UNSUPPORTED:
                 reason = scenarios[0].message
             results.append(RuleResult(rule.id, status, rule.text, tuple(scenarios), reason))

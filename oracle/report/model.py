@@ -39,8 +39,10 @@ class Status(StrEnum):
     UNCOVERED = "uncovered"  # rules only: no scenario of it ran (or it was not selected)
 
 
+#: ``uncovered`` as a scenario status is exploration's: an invariant no explored move
+#: exercised, which therefore says nothing about its rules.
 SCENARIO_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED,
-                     Status.UNSUPPORTED, Status.XFAIL, Status.XPASS)
+                     Status.UNSUPPORTED, Status.XFAIL, Status.XPASS, Status.UNCOVERED)
 RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
                  Status.XPASS, Status.UNSUPPORTED, Status.UNTESTABLE, Status.UNCOVERED)
 FAILING = frozenset({Status.FAIL, Status.ERROR})
@@ -85,6 +87,9 @@ class ScenarioVerdict:
     #: The cards the oracle chose for the scenario's card variables ("card A = Lucky Shot").
     choices: tuple[str, ...] = ()
     steps: tuple[StepResult, ...] = ()
+    #: Exploration only: how many explored states (after a setup or a move) exercised the
+    #: invariant; 0 makes it ``uncovered``, whatever else happened.
+    exercised: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         # Field by field (``asdict`` deep-copies every value; each scenario pays for this).
@@ -94,6 +99,8 @@ class ScenarioVerdict:
         data["engine"] = dict(self.engine)
         data["choices"] = list(self.choices)
         data["steps"] = [s.to_json() for s in self.steps]
+        if self.exercised is None:
+            del data["exercised"]
         return data
 
     @classmethod
@@ -104,6 +111,7 @@ class ScenarioVerdict:
             message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
             engine=tuple(sorted(dict(data.get("engine") or {}).items())),
             blocked_by=data.get("blocked_by"), choices=tuple(data.get("choices", ())),
+            exercised=data.get("exercised"),
             steps=tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
         )
 
@@ -124,12 +132,14 @@ class ScenarioResult:
     #: The cards chosen for the scenario's card variables.
     choices: tuple[str, ...] = ()
     steps: tuple[StepResult, ...] = ()
+    #: Exploration only: the explored states that exercised the invariant.
+    exercised: int | None = None
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         return cls(verdict.name, verdict.status, verdict.location, verdict.message,
                    verdict.duration, verdict.blocked_by, choices=verdict.choices,
-                   steps=verdict.steps)
+                   steps=verdict.steps, exercised=verdict.exercised)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -150,6 +160,8 @@ class ScenarioResult:
             data["choices"] = list(self.choices)
         if self.steps:
             data["steps"] = [s.to_json() for s in self.steps]
+        if self.exercised is not None:
+            data["exercised"] = self.exercised
         return data
 
     @classmethod
@@ -158,7 +170,8 @@ class ScenarioResult:
                    data.get("message", ""), float(data.get("duration", 0.0)),
                    data.get("blocked_by"), tuple(data.get("charged_from", ())),
                    tuple(data.get("choices", ())),
-                   tuple(StepResult.from_json(s) for s in data.get("steps") or ()))
+                   tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
+                   data.get("exercised"))
 
 
 @dataclass(frozen=True)

@@ -63,12 +63,13 @@ class ScenarioWorld:
         self.started = False
         self.last: ActionRecord | None = None
         self._unchecked: ActionRecord | None = None
+        #: Views already asked for (per viewer) since the last request that could change the
+        #: game: a step that looks twice, or the referee's view before an action that a step
+        #: just looked at, is not asked for again.
+        self._seen: dict[str | None, Mapping[str, Any]] = {}
         #: Every action sent: (step text, action, reply, referee view before, view after).
         self.history: list[tuple[str, str, Mapping[str, Any], Reply, Mapping[str, Any],
                                  Mapping[str, Any] | None]] = []
-        #: The referee's view while nothing sent since could have changed the game: the
-        #: view before an action is often the one a step just looked at.
-        self._referee: Mapping[str, Any] | None = None
         info = client.info()
         if game.id not in info.games:
             raise EngineLacks(f"engine {info.name!r} does not play {game.id!r}")
@@ -146,7 +147,7 @@ class ScenarioWorld:
             return
         self.started = True
         self.client.transcript.clear()
-        self._referee = None
+        self._seen.clear()
         # No copy of the state: Given steps cannot change it from now on, and the client
         # hands the engine a copy of every request.
         reply = self.client.send(Setup(self.game.id, self.state, self.seed))
@@ -165,7 +166,7 @@ class ScenarioWorld:
     def _send(self, text: str, request: Act | Choose, action: Mapping[str, Any]) -> Reply:
         self.settle()
         before = self.referee_view()
-        self._referee = None  # whatever the engine answers, the game may have changed
+        self._seen.clear()
         reply = self.client.send(request)
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"{text}: {reply.reason}")
@@ -256,20 +257,22 @@ class ScenarioWorld:
 
     def view(self, viewer: str | None) -> Mapping[str, Any]:
         self.settle()
-        return self.referee_view() if viewer == REFEREE else self._observe(viewer)
+        return self._observe(viewer)
 
     def referee_view(self) -> Mapping[str, Any]:
         """What the referee sees now (asked again only after an action or a setup)."""
-        if self._referee is None:
-            self._referee = self._observe(REFEREE)
-        return self._referee
+        return self._observe(REFEREE)
 
     def _observe(self, viewer: str | None) -> Mapping[str, Any]:
+        seen = self._seen.get(viewer)
+        if seen is not None:
+            return seen
         reply = self.client.send(Observe(viewer))
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"observe as {viewer!r}: {reply.reason}")
         if not isinstance(reply, View):
             raise EngineFault(f"observe as {viewer!r}: {_say(reply)}")
+        self._seen[viewer] = reply.view
         return reply.view
 
     def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str] | None]:

@@ -39,6 +39,11 @@ class ProtocolEngine:
     PROTOCOL: ClassVar[int] = 1
     EDITION: ClassVar[str] = ""
     ACTIONS: ClassVar[dict[str, str]] = {}
+    fresh_views: ClassVar[bool] = True
+    """Every ``view`` reply is built afresh from plain JSON data (dicts, lists, str, int,
+    bool, None) and shares nothing with the engine's state, so the client need not copy it
+    (views are most of what exploration moves; every request and other reply is still
+    copied). A subclass whose ``view`` hands out its own lists or tuples sets False."""
 
     def __init__(self) -> None:
         self.game: Any = None
@@ -149,22 +154,18 @@ class ProtocolEngine:
 
     def _transaction(self, run: Callable[[], None]) -> JSON:
         """Run one act/choose so that a rejection or a crash leaves the state untouched."""
-        game = self.require_game()
-        # A pickled snapshot: unpickled, the same deep copy as copy.deepcopy for plain game
-        # data (dataclasses, lists, a seeded Random), several times faster. One is taken per
-        # move and unpickled only when the move is undone.
-        snapshot = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+        snapshot = _Snapshot(self.require_game())
         self._events = []
         try:
             run()
         except Rejected as rej:
-            self.game = pickle.loads(snapshot)
+            self.game = snapshot.restore()
             reply: JSON = {"reply": "rejected", "reason": rej.rejection.reason}
             if rej.rejection.rule:
                 reply["rule"] = rej.rejection.rule
             return reply
         except BaseException:
-            self.game = pickle.loads(snapshot)
+            self.game = snapshot.restore()
             raise
         return {"reply": "accepted", "events": list(self._events)}
 
@@ -183,3 +184,35 @@ class ProtocolEngine:
         """Reject the action in progress if a check said no."""
         if rejection is not None:
             raise Rejected(rejection)
+
+
+class _Snapshot:
+    """A deep copy of a game taken before a move, made into a game only if the move is undone.
+
+    Pickled: the same deep copy as ``copy.deepcopy`` for plain game data (dataclasses, lists),
+    several times faster; and unpickled only on a rejection, so an accepted move pays half.
+    The game's seeded ``rng`` (a ``random.Random``, whose 625-number state would be most of
+    the pickle) is kept aside as its state and put back into the same object.
+    """
+
+    __slots__ = ("blob", "rng", "rng_state")
+
+    def __init__(self, game: Any) -> None:
+        rng = getattr(game, "rng", None)
+        self.rng = rng if isinstance(rng, random.Random) else None
+        self.rng_state = self.rng.getstate() if self.rng is not None else None
+        if self.rng is None:
+            self.blob = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+            return
+        game.rng = None
+        try:
+            self.blob = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+        finally:
+            game.rng = rng
+
+    def restore(self) -> Any:
+        game = pickle.loads(self.blob)
+        if self.rng is not None:
+            self.rng.setstate(self.rng_state)
+            game.rng = self.rng
+        return game

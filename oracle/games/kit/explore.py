@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from oracle.explore import Explored
+from oracle.explore import HELD, Check, Explored
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
 
@@ -38,16 +38,13 @@ def answer_moves(view: Mapping[str, Any], keep: Callable[[str, int], list[str]],
     return moves
 
 
-def conserved(explored: Explored, total: int, broken: Callable[[int, int], str]) -> str | None:
-    """The conservation invariant: the first total seen is the game's; any other total later
-    is ``broken(start, now)``."""
-    start = getattr(explored, "start_total", None)
-    if start is None:
-        explored.start_total = total  # type: ignore[attr-defined]
+def conserved(explored: Explored, total: int, broken: Callable[[int, int], str]) -> Check:
+    """The conservation invariant: the first total seen is the game's (nothing to compare
+    yet); any other total later is ``broken(start, now)``."""
+    start = explored.memo.setdefault("conserved", total)
+    if explored.moves == 0 and explored.before is None:
         return None
-    if total != start:
-        return broken(start, total)
-    return None
+    return broken(start, total) if total != start else HELD
 
 
 def hands_as_seen(reference: ScenarioWorld, players: Sequence[str]) -> list[str]:

@@ -9,13 +9,22 @@ rejected action must change nothing.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import strategies as st
 
-from oracle.explore import Explored, Invariant
+from oracle.explore import (
+    HELD,
+    REJECTED_LINE,
+    Check,
+    Explored,
+    Invariant,
+    Supported,
+    rejection_checked,
+)
 from oracle.games.kit.explore import (
     answer_moves,
     conserved,
@@ -28,7 +37,8 @@ from oracle.suite.dsl import describe_cards
 
 PLAYERS = ("Alice", "Bob", "Carol")
 BASE_LIMIT = 7
-#: Real card names: the modelled ones and a few with other windows.
+#: Real card names, with their different windows and targets; the exploration uses those the
+#: engine declares it models.
 POOL = ("Sabotage", "Lucky Shot", "Direct Hit", "Insubordination", "Repeal Law", "Bribery",
         "Morale Boost", "Veto", "Plague", "Upgrade", "Summit", "Spy")
 
@@ -41,36 +51,64 @@ def _pile(cards: list[str]) -> str:
     return describe_cards(cards).replace('"no cards"', "empty") if cards else "empty"
 
 
+#: Setup lines added now and then: factions, technologies, limits, units, strategy cards, laws.
+EXTRAS = (
+    "Bob is the Yssaril player",
+    "Alice is the Hacan player",
+    'Carol has researched "Neural Motivator"',
+    "Alice's hand limit is raised by 1 by a game effect",
+    "Bob's hand limit is lowered by 1 by a game effect",
+    "Bob has a destroyer",
+    "Alice has the Politics strategy card",
+    "Carol has 1 command token in their strategy pool",
+    'the law "Minister of Commerce" is in play',
+)
+
+
+@functools.cache
+def _cards(pool: tuple[str, ...], max_size: int) -> st.SearchStrategy[list[str]]:
+    """Lists of cards from the pool (built once: a strategy costs more to build than to draw
+    from)."""
+    return st.lists(st.sampled_from(pool), max_size=max_size) if pool else st.just([])
+
+
+_ORDERS = st.permutations(PLAYERS)
+
+
 @st.composite
-def _setups(draw: Any) -> list[str]:
+def _setups(draw: Any, pool: tuple[str, ...], extras: tuple[str, ...]) -> list[str]:
     lines = [f"the players are {', '.join(PLAYERS[:-1])} and {PLAYERS[-1]}"]
     action = draw(st.booleans())
     lines.append("it is the action phase, Alice's turn" if action else "it is the status phase")
-    order = draw(st.permutations(PLAYERS))
+    order = draw(_ORDERS)
     if list(order) != list(PLAYERS):
         lines.append(f"the initiative order is {', '.join(order[:-1])} and {order[-1]}")
-    cards = st.lists(st.sampled_from(POOL), max_size=9)
     if draw(st.integers(0, 9)) > 0:  # mostly given hands; sometimes a new game
         for player in PLAYERS:
-            hand = draw(cards)
+            hand = draw(_cards(pool, 9))
             lines.append(f"{player} holds {describe_cards(hand) if hand else 'no cards'}")
-        deck = draw(st.lists(st.sampled_from(POOL), max_size=6))
-        lines.append(f"the action deck is {_pile(deck)}")
-        lines.append("the action discard pile is "
-                     f"{_pile(draw(st.lists(st.sampled_from(POOL), max_size=5)))}")
-    extras = st.sampled_from([
-        "Bob is the Yssaril player",
-        "Alice is the Hacan player",
-        'Carol has researched "Neural Motivator"',
-        "Alice's hand limit is raised by 1 by a game effect",
-        "Bob's hand limit is lowered by 1 by a game effect",
-        "Bob has a destroyer",
-        "Alice has the Politics strategy card",
-        "Carol has 1 command token in their strategy pool",
-        'the law "Minister of Commerce" is in play',
-    ])
-    lines += sorted(set(draw(st.lists(extras, max_size=4))))
+        lines.append(f"the action deck is {_pile(draw(_cards(pool, 6)))}")
+        lines.append(f"the action discard pile is {_pile(draw(_cards(pool, 5)))}")
+    if extras:
+        lines += sorted(set(draw(_cards(extras, 4))))
     return lines
+
+
+#: What each modelled card with a target aims at.
+_TARGETS = {"Lucky Shot": "unit", "Direct Hit": "unit", "Insubordination": "player",
+            "Repeal Law": "law", "Bribery": "trade goods"}
+
+
+def _targets(view: Any) -> dict[str, str]:
+    """A target of each kind on the table now, as a step writes it."""
+    found = {"player": "Carol", "trade goods": "0 trade goods"}
+    units = [u for u in view.get("units") or [] if u.get("owner") == "Bob"]
+    if units:
+        found["unit"] = str(units[0]["id"])
+    laws = view.get("laws") or []
+    if laws:
+        found["law"] = f'the law "{laws[0]}"'
+    return found
 
 
 def _is_yssaril(explored: Explored, player: str) -> bool:
@@ -86,12 +124,16 @@ def _hand(explored: Explored, player: str) -> list[str]:
 class TI4Model:
     """The TI4 exploration model: setups, moves and invariants."""
 
-    def setups(self) -> st.SearchStrategy[list[str]]:
-        return _setups()
+    def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
+        """Tables built from the cards and extras the engine declares it can set up."""
+        pool = tuple(c for c in POOL if supported("given", f'Alice holds "{c}"'))
+        return _setups(pool, tuple(e for e in EXTRAS if supported("given", e)))
 
     def moves(self, explored: Explored) -> list[str]:
+        view = explored.view()
+        targets = _targets(view)
         moves = answer_moves(
-            explored.view(),
+            view,
             lambda name, count: [f"{name} keeps {count} cards",
                                  f"{name} keeps {max(count - 1, 0)} cards"],
             lambda name: [f'{name} discards "{c}"' for c in _hand(explored, name)],
@@ -104,22 +146,27 @@ class TI4Model:
         for p in PLAYERS:
             other = next(q for q in PLAYERS if q != p)
             moves.append(f"{p} resolves the secondary ability of Politics")
-            for card in dict.fromkeys(_hand(explored, p)):
-                moves += [self._play(p, card, False), self._play(p, card, True),
+            held = dict.fromkeys(_hand(explored, p))
+            # Cards the engine does not model (dealt from its full deck) are never named in
+            # a request: the search would only skip those moves.
+            for card in [c for c in held if explored.supported("when", f'{p} reveals "{c}"')]:
+                moves += [self._play(p, card, False, targets), self._play(p, card, True, targets),
                           f'{p} reveals "{card}"',
                           f'{p} gives "{card}" to {other} in a transaction']
-            moves += [self._play(p, "Veto", False), f'{p} reveals "Summit"']  # often illegal
+            # Often illegal: a card not held.
+            stranger = next((c for c in POOL if c not in held and explored.supported(
+                "when", f'{p} reveals "{c}"')), None)
+            if stranger:
+                moves += [self._play(p, stranger, False, targets), f'{p} reveals "{stranger}"']
         return moves
 
     @staticmethod
-    def _play(player: str, card: str, cancelled: bool) -> str:
-        target = {
-            "Lucky Shot": " targeting Bob's destroyer",
-            "Direct Hit": " targeting Bob's destroyer",
-            "Insubordination": " targeting Carol",
-            "Repeal Law": ' targeting the law "Minister of Commerce"',
-            "Bribery": " targeting 0 trade goods",
-        }.get(card, "")
+    def _play(player: str, card: str, cancelled: bool, targets: dict[str, str]) -> str:
+        """A play, aimed at a target of its kind that is on the table (a unit, a law), or
+        at none when there is none: the request stays well-formed (the engine refuses a
+        card with no target; it need not make sense of a unit that does not exist)."""
+        kind = _TARGETS.get(card)
+        target = f" targeting {targets[kind]}" if kind in targets else ""
         canceller = "Carol" if player != "Carol" else "Bob"
         cancel = f' and {canceller} cancels it with "Sabotage"' if cancelled else ""
         return f'{player} plays "{card}"{target}{cancel}'
@@ -138,7 +185,7 @@ def _total(view: Any) -> int:
             + len(view.get("being_played") or []))
 
 
-def _conserved(explored: Explored) -> str | None:
+def _conserved(explored: Explored) -> Check:
     return conserved(explored, _total(explored.view()),
                      lambda start, now: f"the game had {start} action cards and now has {now}")
 
@@ -157,17 +204,21 @@ def _limit(explored: Explored, player: str) -> int:
     return BASE_LIMIT + int(entry.get("hand_limit_modifier", 0))
 
 
-def _limit_kept(explored: Explored) -> str | None:
+def _limit_kept(explored: Explored) -> Check:
+    """Exercised by a state, between resolutions, where some hand is over its limit."""
     view = explored.view()
     if view.get("being_played"):
         return None  # the limit is checked when a resolution is over
     waiting = {p["player"] for p in view.get("pending") or []}
+    over = False
     for player in PLAYERS:
         count = int(view["players"][player]["hand"]["count"])
-        if count > _limit(explored, player) and player not in waiting:
-            return (f"{player} holds {count} action cards, over the limit of "
-                    f"{_limit(explored, player)}, and is not made to discard")
-    return None
+        if count > _limit(explored, player):
+            over = True
+            if player not in waiting:
+                return (f"{player} holds {count} action cards, over the limit of "
+                        f"{_limit(explored, player)}, and is not made to discard")
+    return HELD if over else None
 
 
 def _pending_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -176,11 +227,12 @@ def _pending_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return lines or ["no decision is pending"]
 
 
-def _reshuffled(explored: Explored) -> str | None:
+def _reshuffled(explored: Explored) -> Check:
     """After a plain draw (which discards nothing), an empty deck means an empty discard pile.
 
     Other moves may legitimately discard onto an empty deck (a played card, a
-    hand-limit discard, Scheming), so only draws by a non-Yssaril player count.
+    hand-limit discard, Scheming), so only draws by a non-Yssaril player count; and only
+    a draw that took the deck's last card (or more) exercises the rule.
     """
     last = explored.lines[-1] if explored.lines else ""
     drawer = last.removeprefix("When ").split(" ", 1)[0]
@@ -190,7 +242,9 @@ def _reshuffled(explored: Explored) -> str | None:
     if int(deck["draw"]["count"]) == 0 and deck["discard"]:
         return (f"the action deck is empty while the discard pile holds "
                 f"{len(deck['discard'])} card(s): it was not reshuffled at once")
-    return None
+    before = explored.before["decks"]["action"] if explored.before else None
+    drawn = 2 if " draws 2 " in last else 1
+    return HELD if before is not None and int(before["draw"]["count"]) <= drawn else None
 
 
 def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -200,27 +254,40 @@ def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
 
 
 def _revealed(explored: Explored, owner: str) -> Counter[str]:
+    """The cards ``owner`` revealed (a rejected reveal shows nothing: a card seen after one
+    is a leak)."""
     shown: Counter[str] = Counter()
-    for line in explored.lines:
-        prefix = f"When {owner} reveals "
-        if line.startswith(prefix):
+    prefix = f"When {owner} reveals "
+    lines = explored.lines
+    for i, line in enumerate(lines):
+        if line.startswith(prefix) and lines[i + 1: i + 2] != [REJECTED_LINE]:
             shown[line.removeprefix(prefix).strip('"')] += 1
     return shown
 
 
-def _hidden(explored: Explored) -> str | None:
+def _hidden(explored: Explored) -> Check:
+    """Exercised by every state where some hand holds a card. Only the cards seen count
+    here: a hand size not shown is ti4:note-2's."""
+    held = False
     for owner in PLAYERS:
-        hand = Counter(_hand(explored, owner))
+        hand = _hand(explored, owner)
+        held = held or bool(hand)
+        allowed: Counter[str] | None = None
         for viewer in other_viewers(owner, PLAYERS):
-            _, seen = explored.hand(owner, viewer)
-            extra = Counter(seen) - (hand & (_revealed(explored, owner) + Counter()))
+            seen = hand_cards(explored.view(viewer), owner)
+            if not seen:
+                continue
+            if allowed is None:
+                allowed = Counter(hand) & _revealed(explored, owner)
+            extra = Counter(seen) - allowed
             if extra:
                 who = viewer or "a spectator"
                 return f"{who} sees {describe_cards(sorted(extra.elements()))} in {owner}'s hand"
-    return None
+    return HELD if held else None
 
 
-def _public_size(explored: Explored) -> str | None:
+def _public_size(explored: Explored) -> Check:
+    """Exercised by every state (an empty hand's size is public too)."""
     for owner in PLAYERS:
         count = int(explored.view()["players"][owner]["hand"]["count"])
         for viewer in other_viewers(owner, PLAYERS):
@@ -228,30 +295,27 @@ def _public_size(explored: Explored) -> str | None:
             if shown != count:
                 return f"{viewer or 'a spectator'} is shown {shown} cards in {owner}'s " \
                        f"hand; it holds {count}"
-    return None
+    return HELD
 
 
 def _viewers_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return hands_as_seen(reference, PLAYERS)
 
 
-def _zero_at_start(explored: Explored) -> str | None:
+def _zero_at_start(explored: Explored) -> Check:
+    """Exercised by a setup that leaves some player's hand to the game."""
     if explored.moves:
         return None
-    for player in PLAYERS:
-        if not explored.hand_given(player):
-            count = int(explored.view()["players"][player]["hand"]["count"])
-            if count:
-                return f"{player} starts a new game with {count} action card(s)"
-    return None
+    new = [p for p in PLAYERS if not explored.hand_given(p)]
+    for player in new:
+        count = int(explored.view()["players"][player]["hand"]["count"])
+        if count:
+            return f"{player} starts a new game with {count} action card(s)"
+    return HELD if new else None
 
 
 def _zero_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return [f"{p} holds no cards" for p in PLAYERS if not explored.hand_given(p)]
-
-
-def _no_check(explored: Explored) -> str | None:
-    return None
 
 
 INVARIANTS: tuple[Invariant, ...] = (
@@ -263,7 +327,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("hands are hidden from other viewers", ("ti4:2.5",), _hidden, _viewers_then),
     Invariant("hand sizes are public", ("ti4:note-2",), _public_size, _viewers_then),
     Invariant("players start with zero cards", ("ti4:note-1",), _zero_at_start, _zero_then),
-    Invariant("a rejected action changes nothing", ("ti4:2.7",), _no_check, _counts_then,
+    Invariant("a rejected action changes nothing", ("ti4:2.7",), rejection_checked, _counts_then,
               catches_violations=True),
 )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 from oracle.report.formats import Format
-from oracle.report.formats.table import counts, engine_line
+from oracle.report.formats.table import counts, engine_line, explored
 from oracle.report.matrix import EngineColumn, Matrix, RuleRow, matrix_counts
 from oracle.report.model import FAILING, Report, RuleResult, ScenarioResult, Status
 
@@ -61,6 +61,11 @@ def render_markdown(report: Report) -> str:
         for r, s in blocked:
             out.append(f"- `{r.id}` **{s.name}** (`{s.location}`): blocked by `{s.blocked_by}`, "
                        "which is charged")
+        out.append("")
+    explored_ = [(r, s) for r in report.rules for s in r.scenarios if s.exercised is not None]
+    if explored_:
+        out += ["### Exploration (states that exercised each invariant)", ""]
+        out += [f"- `{r.id}` {explored(s)}" for r, s in explored_]
         out.append("")
     shown = [r for r in report.rules if r.status not in (Status.PASS, Status.UNTESTABLE)]
     if shown:

@@ -26,6 +26,12 @@ def counts(report: Report, sep: str = ", ") -> str:
     return f"{report.summary.get('rules', 0)} rules: {shown}"
 
 
+def explored(s: ScenarioResult) -> str:
+    """An explored invariant's line: its status and how many explored states exercised it
+    (a pass over none would say nothing, so it is ``uncovered``)."""
+    return f"{s.status}, exercised by {s.exercised} explored state(s): {s.name}"
+
+
 def render_table(report: Report, width: int = 100, compact: bool = False) -> str:
     """The terminal table: id, status, scenarios passed/failed, the rule text cut to width.
 
@@ -49,6 +55,8 @@ def render_table(report: Report, width: int = 100, compact: bool = False) -> str
             if s.status == Status.BLOCKED:
                 why = f"blocked by {s.blocked_by}: {s.name}"
                 lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(why, width - id_w - 4)}")
+            elif s.exercised is not None:
+                lines.append(f"{'':<{id_w}}  └ {textwrap.shorten(explored(s), width - id_w - 4)}")
     lines.append(counts(report))
     return "\n".join(lines)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from oracle.explore import REJECTED_LINE, Explored
+from oracle.explore import HELD, REJECTED_LINE, Check, Explored
 from oracle.games.eu_pop.cards import DECKS, CardFact
 from oracle.games.eu_pop.explore.tables import (
     ACTIONS,
@@ -48,7 +48,7 @@ def _total(view: View) -> int:
     return total + sum(1 for r in view.get("being_played") or [] if not r.get("action"))
 
 
-def _conserved(explored: Explored) -> str | None:
+def _conserved(explored: Explored) -> Check:
     return conserved(explored, _total(explored.view()), lambda start, now: (
         f"the game had {start} Action Cards (decks, discard piles, hands, displays, "
         f"characters) and now has {now}"))
@@ -71,7 +71,8 @@ def _counts_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return lines
 
 
-def _power_kept(explored: Explored) -> str | None:
+def _power_kept(explored: Explored) -> Check:
+    """Checked in every state; exercised by an accepted play or use (a cost paid)."""
     view = explored.view()
     for p in PLAYERS:
         now = _power(view, p)
@@ -85,7 +86,8 @@ def _power_kept(explored: Explored) -> str | None:
                     return (f"{p}'s {kind} power went from {before[kind]} to {n} after "
                             f"'{explored.lines[-1]}': a cost never goes below 0, so playing "
                             "never gains Monarch Power")
-    return None
+    last = _last(explored)
+    return HELD if PLAY_LINE.fullmatch(last) or USE_LINE.fullmatch(last) else None
 
 
 def _power_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -93,7 +95,7 @@ def _power_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return [f"{p} has {n} {kind} power" for p in PLAYERS for kind, n in _power(view, p).items()]
 
 
-def _cost_type(explored: Explored) -> str | None:
+def _cost_type(explored: Explored) -> Check:
     """A card played (and not cancelled) costs Monarch Power of its own deck's type, only."""
     m = PLAY_LINE.fullmatch(_last(explored))
     if not m or m.group(3) or m.group(2) not in FACTS:
@@ -110,7 +112,7 @@ def _cost_type(explored: Explored) -> str | None:
     if got != want:
         return (f"after '{explored.lines[-1]}' {player}'s Monarch Power is {got}; a "
                 f"{fact.deck} card costing {fact.cost - cut} leaves {want}")
-    return None
+    return HELD
 
 
 def _played_alone(explored: Explored) -> tuple[str, CardFact] | None:
@@ -124,7 +126,7 @@ def _played_alone(explored: Explored) -> tuple[str, CardFact] | None:
     return m.group(1), FACTS[m.group(2)]
 
 
-def _ducat_cost(explored: Explored) -> str | None:
+def _ducat_cost(explored: Explored) -> Check:
     """A card with a Ducat cost (and no effect of its own) costs its Ducats."""
     played = _played_alone(explored)
     if played is None:
@@ -139,10 +141,10 @@ def _ducat_cost(explored: Explored) -> str | None:
     if got != want:
         return (f"after '{explored.lines[-1]}' {player} has {got} ducats; {fact.name!r} costs "
                 f"{fact.ducats - cut} ducats: {want}")
-    return None
+    return HELD
 
 
-def _resolves(explored: Explored) -> str | None:
+def _resolves(explored: Explored) -> Check:
     """A card played for its Action resolves right away (its stand-in effect: Ducats)."""
     played = _played_alone(explored)
     if played is None:
@@ -156,10 +158,10 @@ def _resolves(explored: Explored) -> str | None:
     if got != want:
         return (f"after '{explored.lines[-1]}' {player} has {got} ducats; {fact.name!r} "
                 f"resolved gives {fact.effect_ducats}: {want}")
-    return None
+    return HELD
 
 
-def _one_action(explored: Explored, use: bool) -> str | None:
+def _one_action(explored: Explored, use: bool) -> Check:
     """A card (or an Action on a Display Card) that takes the Turn is played by the active
     player, in the Action Phase, once per Turn."""
     last = _last(explored)
@@ -177,10 +179,10 @@ def _one_action(explored: Explored, use: bool) -> str | None:
     # A play after a play, a use after a use: mixed, the slip could be either rule's.
     if _turn_taken(explored.lines[:-1], player, {use}):
         return f"'{last}' was allowed after {player} had taken this Turn's Action"
-    return None
+    return HELD
 
 
-def _plays_once(explored: Explored) -> str | None:
+def _plays_once(explored: Explored) -> Check:
     return _one_action(explored, use=False)
 
 
@@ -188,15 +190,17 @@ def _turn_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return _counts_then(explored, reference) + _wallet_then(explored, reference)
 
 
-def _use_works(explored: Explored) -> str | None:
+def _use_works(explored: Explored) -> Check:
     """An Action on a Display Card costs its Monarch Power, resolves, and takes the Turn."""
     m = USE_LINE.fullmatch(_last(explored))
+    compared = False
     if m and not m.group(3) and m.group(2) in ACTIONS:
         player, (_, action) = m.group(1), ACTIONS[m.group(2)]
         view, before = explored.view(), explored.before
         assert before is not None
         cut = _reduction(view, player, action.power)
         if not before.get("being_played") and cut <= action.cost:
+            compared = True
             want = _power(before, player)[action.power] - (action.cost - cut)
             got = _power(view, player)[action.power]
             if got != want:
@@ -206,10 +210,11 @@ def _use_works(explored: Explored) -> str | None:
             if _ducats(view, player) != want:
                 return (f"after '{explored.lines[-1]}' {player} has {_ducats(view, player)} "
                         f"ducats; the Action resolved gives {action.effect_ducats}: {want}")
-    return _one_action(explored, use=True)
+    turn = _one_action(explored, use=True)
+    return HELD if turn is None and compared else turn
 
 
-def _display_owner(explored: Explored) -> str | None:
+def _display_owner(explored: Explored) -> Check:
     """A Display Card's Actions are its player's, in Turns after the one it was placed."""
     last = _last(explored)
     m = USE_LINE.fullmatch(last)
@@ -231,7 +236,7 @@ def _display_owner(explored: Explored) -> str | None:
             break
         if placed.fullmatch(line):
             return f"'{last}' was allowed in the Turn {card!r} was placed"
-    return None
+    return HELD
 
 
 def _wallet_then(explored: Explored, reference: ScenarioWorld) -> list[str]:

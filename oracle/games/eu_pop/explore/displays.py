@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from oracle.explore import Explored
+from oracle.explore import HELD, Check, Explored
 from oracle.games.eu_pop.cards import CardFact
 from oracle.games.eu_pop.explore.piles import _decisions
 from oracle.games.eu_pop.explore.tables import (
@@ -44,10 +44,13 @@ def _placed(explored: Explored, player: str) -> list[str]:
     return list((new - Counter(_display_names(explored.before, player))).elements())
 
 
-def _face_up(explored: Explored) -> str | None:
+def _face_up(explored: Explored) -> Check:
+    """Exercised by every state with a Display Card in play."""
     referee = explored.view()
+    shown_any = False
     for owner in PLAYERS:
         shown = sorted((d.get("card"), d.get("charges")) for d in _display(referee, owner))
+        shown_any = shown_any or bool(shown)
         for viewer in other_viewers(owner, PLAYERS):
             seen = sorted((d.get("card"), d.get("charges"))
                           for d in _display(explored.view(viewer), owner))
@@ -59,7 +62,7 @@ def _face_up(explored: Explored) -> str | None:
             if card in FACTS and FACTS[card].charges not in charges:
                 return (f"{card!r} was placed on {owner}'s display with {charges[-1]} "
                         f"charge(s); the card shows {FACTS[card].charges} squares")
-    return None
+    return HELD if shown_any else None
 
 
 def _displays_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -74,7 +77,7 @@ def _displays_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return lines + _decisions(view)
 
 
-def _used(explored: Explored, cancelled: bool) -> str | None:
+def _used(explored: Explored, cancelled: bool) -> Check:
     """An Action taken on a Display Card spends its uses (when charges remain after it)."""
     m = USE_LINE.fullmatch(_last(explored))
     if not m or bool(m.group(3)) != cancelled or m.group(2) not in ACTIONS:
@@ -95,28 +98,36 @@ def _used(explored: Explored, cancelled: bool) -> str | None:
         how = ", prevented by Counterespionage," if cancelled else ""
         return (f"{fact.name!r} had {before['charges']} charge(s); '{action.name}'{how} spends "
                 f"{action.uses}, and it has {got}")
-    return None
+    return HELD
 
 
-def _uses_spent(explored: Explored) -> str | None:
+def _uses_spent(explored: Explored) -> Check:
     return _used(explored, cancelled=False)
 
 
-def _prevented_uses_spent(explored: Explored) -> str | None:
+def _prevented_uses_spent(explored: Explored) -> Check:
     return _used(explored, cancelled=True)
 
 
-def _emptied(explored: Explored) -> str | None:
+def _emptied(explored: Explored) -> Check:
+    """Exercised by an accepted use of a Display Card's Action that spends its last charge."""
     view = explored.view()
     for p in PLAYERS:
         for d in _display(view, p):
             if d.get("charges") is not None and int(d["charges"]) <= 0:
                 return (f"{p} has {d.get('card')!r} on display with {d.get('charges')} "
                         "charges: it is discarded once its last charge is spent")
-    return None
+    m = USE_LINE.fullmatch(_last(explored))
+    if not m or m.group(2) not in ACTIONS or explored.before is None:
+        return None
+    fact, action = ACTIONS[m.group(2)]
+    emptied = any(d.get("card") == fact.name and int(d.get("charges") or 0) <= action.uses
+                  for d in _display(explored.before, m.group(1)))
+    return HELD if emptied else None
 
 
-def _display_limit(explored: Explored) -> str | None:
+def _display_limit(explored: Explored) -> Check:
+    """Exercised by a Display Card placed beside another one."""
     view = explored.view()
     choosing = _pending(view, "discard")
     for p in PLAYERS:
@@ -126,24 +137,29 @@ def _display_limit(explored: Explored) -> str | None:
             return f"{p} has 2 of {twice[0]!r} in play"
         if len(names) > MAX_DISPLAYS and p not in choosing:
             return f"{p} has {len(names)} Display Cards in play: {describe_cards(names)}"
-    return None
+    beside = explored.before is not None and any(
+        _placed(explored, p) and _display(explored.before, p) for p in PLAYERS)
+    return HELD if beside else None
 
 
-def _third_display(explored: Explored) -> str | None:
+def _third_display(explored: Explored) -> Check:
     """A Display Card played when 2 are in play leaves its player to choose one to discard."""
     if explored.before is None:
         return None
     view = explored.view()
+    third = False
     for p in PLAYERS:
-        if len(_display(explored.before, p)) >= MAX_DISPLAYS and _placed(explored, p) \
-                and p not in _pending(view, "discard"):
-            had = describe_cards(_display_names(explored.before, p))
-            return (f"{p} played a Display Card with {had} in play and now has "
-                    f"{describe_cards(_display_names(view, p))}, not asked which to discard")
-    return None
+        if len(_display(explored.before, p)) >= MAX_DISPLAYS and _placed(explored, p):
+            third = True
+            if p not in _pending(view, "discard"):
+                had = describe_cards(_display_names(explored.before, p))
+                return (f"{p} played a Display Card with {had} in play and now has "
+                        f"{describe_cards(_display_names(view, p))}, not asked which to "
+                        "discard")
+    return HELD if third else None
 
 
-def _appointed(explored: Explored) -> str | None:
+def _appointed(explored: Explored) -> Check:
     m = APPOINT_LINE.fullmatch(_last(explored))
     if not m or m.group(2) not in FACTS:
         return None
@@ -154,7 +170,7 @@ def _appointed(explored: Explored) -> str | None:
     had = Counter(_player(explored.before, player).get(role) or [])
     if not Counter(entry.get(role) or []) - had:
         return f"{player} appointed {fact.name!r}, a {fact.character}, and has no new {role}"
-    return None
+    return HELD
 
 
 def _characters_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -188,7 +204,7 @@ def _cancelled(explored: Explored) -> tuple[str, str, CardFact, int] | None:
     return None
 
 
-def _countered_no_effect(explored: Explored) -> str | None:
+def _countered_no_effect(explored: Explored) -> Check:
     found = _cancelled(explored)
     if found is None or found[0] == found[1]:
         return None
@@ -199,10 +215,10 @@ def _countered_no_effect(explored: Explored) -> str | None:
     if got != before - ducats:
         return (f"after '{explored.lines[-1]}' {player} has {got} ducats; countered, it has no "
                 f"effect: {before - ducats}")
-    return None
+    return HELD
 
 
-def _countered_cost_paid(explored: Explored) -> str | None:
+def _countered_cost_paid(explored: Explored) -> Check:
     m = PLAY_LINE.fullmatch(_last(explored))
     if not m or not m.group(3) or m.group(3) == m.group(1) or m.group(2) not in FACTS:
         return None
@@ -216,8 +232,4 @@ def _countered_cost_paid(explored: Explored) -> str | None:
     if got != before - (fact.cost - cut):
         return (f"after '{explored.lines[-1]}' {player} has {got} {fact.deck} power; a "
                 f"countered card's cost stays paid: {before - (fact.cost - cut)}")
-    return None
-
-
-def _no_check(explored: Explored) -> str | None:
-    return None
+    return HELD

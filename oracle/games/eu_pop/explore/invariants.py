@@ -6,7 +6,7 @@ Why one list: the exploration reports per invariant, and the tests check each on
 
 from __future__ import annotations
 
-from oracle.explore import Invariant
+from oracle.explore import Invariant, rejection_checked
 from oracle.games.eu_pop.explore.costs import (
     _conserved,
     _cost_type,
@@ -30,7 +30,6 @@ from oracle.games.eu_pop.explore.displays import (
     _displays_then,
     _emptied,
     _face_up,
-    _no_check,
     _prevented_uses_spent,
     _third_display,
     _uses_spent,
@@ -105,6 +104,6 @@ INVARIANTS: tuple[Invariant, ...] = (
               _countered_cost_paid, _wallet_then),
     Invariant("a prevented covert action still spends its uses", ("eu-pop:6.2.covert.4",),
               _prevented_uses_spent, _displays_then),
-    Invariant("a rejected action changes nothing", ("eu-pop:6.action-cards.2",), _no_check,
+    Invariant("a rejected action changes nothing", ("eu-pop:6.action-cards.2",), rejection_checked,
               _counts_then, catches_violations=True),
 )

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from oracle.explore import Explored, Invariant
+from oracle.explore import Explored, Invariant, Supported
 from oracle.games.eu_pop.cards import DECKS
 from oracle.games.eu_pop.explore.invariants import INVARIANTS
 from oracle.games.eu_pop.explore.tables import (
@@ -42,7 +42,9 @@ def _keeps(view: View, name: str, n: int) -> list[str]:
 class EUModel:
     """The EU exploration model: setups, moves and invariants."""
 
-    def setups(self) -> st.SearchStrategy[list[str]]:
+    def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
+        """The tables of ``tables._setups`` (the explorer skips, and counts, those that need
+        something the engine does not declare)."""
         return _setups()
 
     def moves(self, explored: Explored) -> list[str]:
@@ -98,7 +100,10 @@ class EUModel:
         cancel = f' and {canceller} cancels it with "{COUNTERESPIONAGE}"' if canceller else ""
         moves = []
         known = [c for c in dict.fromkeys(_hand(view, player)) if c in FACTS]
-        for card in sorted(known, key=_interest):
+        shown = set(_display_names(view, player))
+        # A Display Card its player has in play already is a duplicate (refused): it comes
+        # after the ones that would be placed, so a full display is often overfilled.
+        for card in sorted(known, key=lambda c: (_interest(c), c in shown)):
             fact = FACTS[card]
             if free_only and not fact.kinds & FREE:
                 continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from oracle.explore import Explored
+from oracle.explore import HELD, Check, Explored
 from oracle.games.eu_pop.cards import DECKS
 from oracle.games.eu_pop.explore.tables import (
     DRAW_LINE,
@@ -38,7 +38,8 @@ from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards, parse_pile
 
 
-def _hidden(explored: Explored) -> str | None:
+def _hidden(explored: Explored) -> Check:
+    """Exercised by every state (an empty hand's size is public too)."""
     view = explored.view()
     for owner in PLAYERS:
         count = _count(view, owner)
@@ -49,14 +50,15 @@ def _hidden(explored: Explored) -> str | None:
                 return f"{who} sees {describe_cards(seen)} in {owner}'s hand"
             if shown != count:
                 return f"{who} is shown {shown} cards in {owner}'s hand; it holds {count}"
-    return None
+    return HELD
 
 
 def _viewers_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return hands_as_seen(reference, PLAYERS)
 
 
-def _discards_public(explored: Explored) -> str | None:
+def _discards_public(explored: Explored) -> Check:
+    """Exercised by every state with a card in a discard pile."""
     referee = explored.view()
     for viewer in [*PLAYERS, None]:
         view = explored.view(viewer)
@@ -64,7 +66,7 @@ def _discards_public(explored: Explored) -> str | None:
             if _discard(view, deck) != _discard(referee, deck):
                 return (f"{viewer or 'a spectator'} is shown the {deck} discard pile as "
                         f"{_pile(_discard(view, deck))}; it is {_pile(_discard(referee, deck))}")
-    return None
+    return HELD if any(_discard(referee, deck) for deck in DECKS) else None
 
 
 def _discards_seen_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -74,28 +76,34 @@ def _discards_seen_then(explored: Explored, reference: ScenarioWorld) -> list[st
             for viewer in [*PLAYERS, None] for deck in DECKS if _discard(view, deck)]
 
 
-def _own_decks(explored: Explored) -> str | None:
+def _own_decks(explored: Explored) -> Check:
+    """Exercised by every state with a card in a pile the referee is shown."""
     view = explored.view()
+    listed = False
     for deck in DECKS:
         for which, cards in (("deck", _draw_cards(view, deck) or []),
                              ("discard pile", _discard(view, deck))):
+            listed = listed or bool(cards)
             stray = [c for c in cards if c in FACTS and FACTS[c].deck != deck]
             if stray:
                 return (f"the {deck} {which} holds {describe_cards(stray)}, of the "
                         f"{FACTS[stray[0]].deck} deck")
-    return None
+    return HELD if listed else None
 
 
-def _on_top(explored: Explored) -> str | None:
+def _on_top(explored: Explored) -> Check:
+    """Exercised by a move that discarded onto a pile that was not empty."""
     if explored.before is None:
         return None
     view = explored.view()
+    grew = False
     for deck in DECKS:
         old, new = _discard(explored.before, deck), _discard(view, deck)
         if len(new) > len(old) and new[len(new) - len(old):] != old:
             return (f"after '{explored.lines[-1]}' the {deck} discard pile went from "
                     f"{_pile(old)} to {_pile(new)}: a discard goes face up on top")
-    return None
+        grew = grew or (len(new) > len(old) > 0)
+    return HELD if grew else None
 
 
 def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
@@ -108,9 +116,10 @@ def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return lines
 
 
-def _drawn(explored: Explored) -> tuple[str, int, int, bool] | None:
-    """For an accepted draw: (deck, draw count, discard count) the rules leave, and whether
-    a discard pile of 5 or fewer was shuffled whole (6.decks.5) on the way."""
+def _drawn(explored: Explored) -> tuple[str, int, int, bool, bool] | None:
+    """For an accepted draw: (deck, draw count, discard count) the rules leave, whether
+    a discard pile of 5 or fewer was shuffled whole (6.decks.5) on the way, and whether the
+    draw ran the deck out (the moment 6.decks.4 is about)."""
     m = DRAW_LINE.fullmatch(_last(explored))
     if not m or m.group(3) not in DECKS:
         return None
@@ -118,6 +127,7 @@ def _drawn(explored: Explored) -> tuple[str, int, int, bool] | None:
     deck, n = m.group(3), int(m.group(2)) if m.group(2).isdigit() else 1
     draw, discard, small = _draw_count(explored.before, deck), \
         len(_discard(explored.before, deck)), False
+    ran_out = draw <= n
     for _ in range(n):
         if draw == 0 and discard:  # rebuilt when a card must be drawn, not when emptied
             keep = REBUILD_LEAVES if discard > REBUILD_LEAVES else 0
@@ -126,14 +136,16 @@ def _drawn(explored: Explored) -> tuple[str, int, int, bool] | None:
         if draw == 0:
             break
         draw -= 1
-    return deck, draw, discard, small
+    return deck, draw, discard, small, ran_out
 
 
-def _rebuild_check(explored: Explored, small: bool) -> str | None:
+def _rebuild_check(explored: Explored, small: bool) -> Check:
+    """Exercised by a draw that ran the deck out (a small pile shuffled whole: 6.decks.5;
+    any other: 6.decks.4)."""
     drawn = _drawn(explored)
     if drawn is None or drawn[3] != small:
         return None
-    deck, draw, discard, _ = drawn
+    deck, draw, discard, _, ran_out = drawn
     view = explored.view()
     got = (_draw_count(view, deck), len(_discard(view, deck)))
     if got != (draw, discard):
@@ -142,28 +154,29 @@ def _rebuild_check(explored: Explored, small: bool) -> str | None:
         return (f"'{explored.lines[-1]}', from {_n_cards(_draw_count(before, deck))} in the "
                 f"{deck} deck over {_n_cards(len(_discard(before, deck)))} in its discard pile, "
                 f"left {got[0]} and {got[1]}; the rules leave {draw} and {discard}")
-    return None
+    return HELD if ran_out else None
 
 
-def _rebuilt(explored: Explored) -> str | None:
+def _rebuilt(explored: Explored) -> Check:
     return _rebuild_check(explored, small=False)
 
 
-def _rebuilt_whole(explored: Explored) -> str | None:
+def _rebuilt_whole(explored: Explored) -> Check:
     return _rebuild_check(explored, small=True)
 
 
-def _limit_waits(explored: Explored) -> str | None:
-    """A keep decision appears only on an accepted Phase 5 Step C, in Phase 5."""
+def _limit_waits(explored: Explored) -> Check:
+    """A keep decision appears only on an accepted Phase 5 Step C, in Phase 5. Exercised by
+    a state where a hand is over the limit, or a keep decision appears."""
     view = explored.view()
     now = _pending(view, "keep")
     before = _pending(explored.before, "keep") if explored.before is not None else {}
     new = sorted(set(now) - set(before))
     if not new:
-        return None
+        return HELD if any(_count(view, p) > HAND_LIMIT for p in PLAYERS) else None
     last = explored.lines[-1] if explored.lines else ""
     if last == f"When {STEP_C}" and not explored.last_rejected and view.get("phase") == "cleanup":
-        return None
+        return HELD
     who = new[0]
     after = f"after '{last}'" if last else "at the start"
     return (f"{who} must keep {now[who]} cards {after}, holding {_count(view, who)}, in the "
@@ -180,7 +193,7 @@ def _pending_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return _decisions(view) + [f"{p} holds {_n_cards(_count(view, p))}" for p in PLAYERS]
 
 
-def _step_c_done(explored: Explored) -> str | None:
+def _step_c_done(explored: Explored) -> Check:
     """After Step C and its decisions, no hand holds more than 5; and only a hand over 5
     (of a player with nothing on display: see 4.5.c.3) is made to discard down."""
     view = explored.view()
@@ -188,25 +201,29 @@ def _step_c_done(explored: Explored) -> str | None:
     for p, n in keep.items():
         if not _display(view, p) and _count(view, p) <= HAND_LIMIT:
             return f"{p} holds {_count(view, p)} cards and must keep {n}"
-    if keep or not _since_step_c(explored.lines):
+    if keep:
+        return HELD
+    if not _since_step_c(explored.lines):
         return None
     for p in PLAYERS:
         if _count(view, p) > HAND_LIMIT:
             return f"{p} still holds {_count(view, p)} cards after Phase 5, Step C"
-    return None
+    return HELD
 
 
-def _displays_uncounted(explored: Explored) -> str | None:
+def _displays_uncounted(explored: Explored) -> Check:
+    """Exercised once Phase 5 Step C is resolved while a player has Display Cards."""
     view = explored.view()
     for p, n in _pending(view, "keep").items():
         shown = _display(view, p)
         if shown and _count(view, p) <= HAND_LIMIT:
             return (f"{p} must keep {n} cards holding {_count(view, p)} in hand and "
                     f"{len(shown)} Display Card(s) in play: those do not count")
-    return None
+    shown_any = any(_display(view, p) for p in PLAYERS)
+    return HELD if shown_any and _since_step_c(explored.lines) else None
 
 
-def _kept(explored: Explored) -> str | None:
+def _kept(explored: Explored) -> Check:
     m = KEEP_LINE.fullmatch(_last(explored))
     if not m:
         return None
@@ -216,7 +233,7 @@ def _kept(explored: Explored) -> str | None:
     player, hand = m.group(1), _hand(explored.view(), m.group(1))
     if Counter(hand) != Counter(spec.cards):
         return f"{player} chose to keep {describe_cards(spec.cards)} and holds {_pile(hand)}"
-    return None
+    return HELD
 
 
 def _kept_then(explored: Explored, reference: ScenarioWorld) -> list[str]:

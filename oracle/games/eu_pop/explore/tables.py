@@ -78,6 +78,9 @@ _HANDS = {
 _SHORT_DECKS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=3) for deck in DECKS}
 _DISCARDS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=8) for deck in DECKS}
 _ON_DISPLAY = st.lists(st.sampled_from(DISPLAYS), max_size=2, unique=True)
+#: Alice's display is often full, so that her next Display Card overfills it (6.2.display.9).
+_ALICES_DISPLAY = st.one_of(_ON_DISPLAY, st.lists(st.sampled_from(DISPLAYS), min_size=2,
+                                                  max_size=2, unique=True))
 _CHARGES = {card: st.integers(1, FACTS[card].charges) for card in DISPLAYS}
 #: Monarch Power other than the 3 of Game Setup: often plenty, sometimes too little to pay.
 _POWERS = st.dictionaries(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(DECKS)),
@@ -101,7 +104,7 @@ def _setups(draw: Any) -> list[str]:
             lines.append(f"the {deck} deck is {_pile(draw(_SHORT_DECKS[deck]))}")
             lines.append(f"the {deck} discard pile is {_pile(draw(_DISCARDS[deck]))}")
     for player in PLAYERS:
-        for card in draw(_ON_DISPLAY):
+        for card in draw(_ALICES_DISPLAY if player == "Alice" else _ON_DISPLAY):
             lines.append(f'{player} has "{card}" on display with '
                          f"{_charges(draw(_CHARGES[card]))}")
     lines += [f"{p} has {n} {deck} power" for (p, deck), n in sorted(draw(_POWERS).items())]

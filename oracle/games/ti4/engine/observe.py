@@ -6,6 +6,7 @@ viewer; the viewer itself is validated by ``oracle.games.kit.observe``.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 from oracle.games.kit import JSON, REFEREE
@@ -19,6 +20,8 @@ class Views:
         """ti4:2.5, ti4:note-3: the owner and the referee see all; others see revealed cards."""
         if viewer in (REFEREE, owner.name):
             return list(owner.hand)
+        if not owner.revealed:
+            return []
         shown = Counter(owner.revealed)
         visible: list[str] = []
         for card in owner.hand:
@@ -68,5 +71,6 @@ class Views:
             "speaker": game.speaker,
             "initiative": list(game.initiative),
             "laws": list(game.laws),
-            "units": [dict(u) for u in game.units],
+            # A unit may carry whatever its setup gave: copied whole, never shared.
+            "units": [copy.deepcopy(u) for u in game.units],
         }

@@ -1,0 +1,174 @@
+"""What a game's exploration model is made of: invariants, the game being explored, and
+step texts run by their text.
+
+Why apart from the search: the games' models (``oracle.games.GAME.explore``) import these
+values and nothing of the Hypothesis search, and the search and the renderer both read
+them.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hypothesis import strategies as st
+
+from oracle.protocol import REFEREE
+from oracle.scenario.outcomes import RuleViolation
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.vocabulary import vocabulary_for
+
+View = Mapping[str, Any]
+#: The line that follows a move the engine rejected.
+REJECTED_LINE = "Then the action is rejected"
+
+
+class Held:
+    """What an invariant's check returns when the move it looked at is one its rule is
+    about, and the rule was kept (see ``Check``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "HELD"
+
+
+HELD = Held()
+
+Check = str | Held | None
+"""An invariant's answer about one state: a message (the rule is broken), ``HELD`` (the
+state is one the rule speaks about, and it holds), or ``None`` (nothing here exercises the
+rule: a state with no discard pile says nothing about discard piles being public).
+
+``None`` is the default on purpose: an invariant that forgets to say ``HELD`` is reported
+``uncovered``, never a pass it did not test."""
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """A property every state must have, tied to the rules it follows from.
+
+    ``check`` gets the exploration context and returns a ``Check``. ``then`` renders, from
+    the reference engine's views, the Then lines that state what the rules require here.
+    """
+
+    name: str
+    rules: tuple[str, ...]
+    check: Callable[[Explored], Check]
+    then: Callable[[Explored, ScenarioWorld], list[str]]
+    #: This invariant owns what the world itself catches during a move (a rejected
+    #: action that changed the game); its finding cites the rule the engine cited.
+    catches_violations: bool = False
+
+
+Supported = Callable[[str, str], bool]
+"""``supported(kind, text)``: whether the engine declares every capability the step of that
+kind ("given", "when") needs; a model builds its tables and moves from what is supported."""
+
+
+class ExplorationModel(Protocol):
+    """What a game tells the explorer: how to set up, what to try, what must hold."""
+
+    def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
+        """Given step texts that build a starting state the engine can set up (a setup that
+        still needs something it lacks is skipped, and counted)."""
+        ...
+
+    def moves(self, explored: Explored) -> list[str]:
+        """When step texts to try next (legal or not, but always well-formed: about players,
+        cards, units and laws the game has), simplest first (Hypothesis shrinks towards the
+        start of the list)."""
+        ...
+
+    def invariants(self) -> Sequence[Invariant]:
+        ...
+
+
+def rejection_checked(explored: Explored) -> Check:
+    """The check of a ``catches_violations`` invariant: every rejected move exercises it
+    (the world compares the game before and after a rejection and raises if it changed)."""
+    return HELD if explored.last_rejected else None
+
+
+# -- running steps by their text -----------------------------------------------------------
+
+
+_COMPILED: dict[tuple[tuple[str, ...], str, str], tuple[Callable[..., Any],
+                                                        dict[str, Any], bool]] = {}
+
+
+def run_step(world: ScenarioWorld, kind: str, text: str) -> None:
+    """Run one step text through the game's step definitions, exactly as a feature file
+    would (``oracle.suite.vocabulary``).
+
+    Exploration runs the same few hundred texts over and over, so each text's definition and
+    parsed arguments are remembered (matching a text tries every definition's pattern).
+    """
+    words = vocabulary_for(world.game)
+    key = (words.modules, kind, text)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        hits = words.match(kind, text)
+        if not hits:
+            words.run(world, kind, text)  # raises the vocabulary's own error
+            return
+        step = hits[0]
+        wants_world = "oracle_world" in _parameters(step.function)
+        compiled = (step.function, step.arguments(text), wants_world)
+        if len(_COMPILED) > 100_000:
+            _COMPILED.clear()
+        _COMPILED[key] = compiled
+    function, arguments, wants_world = compiled
+    kwargs = dict(arguments)
+    if wants_world:
+        kwargs["oracle_world"] = world
+    function(**kwargs)
+
+
+@functools.cache
+def _parameters(function: Callable[..., Any]) -> frozenset[str]:
+    return frozenset(inspect.signature(function).parameters)
+
+
+# -- one explored game ------------------------------------------------------------------------
+
+
+@dataclass
+class Explored:
+    """The game being explored: its steps so far, the engine's views, what was revealed."""
+
+    world: ScenarioWorld
+    given: list[str]
+    lines: list[str] = field(default_factory=list)  # When/Then lines after the Givens
+    moves: int = 0
+    last_rejected: bool = False
+    before: View | None = None  # the referee's view before the last move
+    #: Scratch space for invariants that compare with an earlier state (conservation).
+    memo: dict[str, Any] = field(default_factory=dict)
+    #: Whether the engine declares what a step needs (moves it lacks are skipped anyway).
+    supported: Supported = lambda kind, text: True
+
+    def view(self, viewer: str | None = REFEREE) -> View:
+        """What ``viewer`` sees now (the world asks the engine once per viewer and move)."""
+        return self.world.view(viewer)
+
+    def moving(self) -> None:
+        """Before a move: remember the referee's view of the state it starts from."""
+        self.before = self.world.referee_view()
+
+    def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
+        """(count, visible names) of a hand as ``viewer`` is shown it."""
+        hand = self.view(viewer)["players"][owner]["hand"]
+        if hand.get("count") is None:
+            raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
+                                f"{owner} holds")
+        return int(hand["count"]), list(hand.get("cards") or [])
+
+    def players(self) -> list[str]:
+        return [p["name"] for p in self.world.state["players"]]
+
+    def hand_given(self, player: str) -> bool:
+        return any(p["name"] == player and "hand" in p for p in self.world.state["players"])

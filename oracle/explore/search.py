@@ -1,0 +1,325 @@
+"""The search: one Hypothesis test plays random games on an engine and checks every invariant
+after every move.
+
+Why one search for every invariant: each game is played once and looked at by every
+invariant, so N invariants cost one search, not N; and a move one invariant owns is no
+longer a rejected example for the others. When an
+invariant breaks, Hypothesis shrinks the game (each invariant fails with its own exception
+type, so two broken invariants are two distinct bugs, not one shrunk into the other); the
+search then runs again without the invariants already found broken, so that one bug never
+hides the others.
+
+Honesty: a move or setup that needs a capability the engine lacks is skipped, never the
+invariant; each invariant counts the moves that exercised it, so "held" means "held over N
+moves", and one that no move exercised is reported uncovered, not passed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from hypothesis import given, reject, settings
+from hypothesis import strategies as st
+
+from oracle.engines import EngineClient
+from oracle.explore.model import (
+    REJECTED_LINE,
+    ExplorationModel,
+    Explored,
+    Held,
+    Invariant,
+    run_step,
+)
+from oracle.protocol import Rejected
+from oracle.scenario.outcomes import EngineFault, EngineLacks, RuleViolation, ScenarioError
+from oracle.scenario.requirements import needs
+from oracle.scenario.world import ScenarioWorld
+from oracle.suite.games import Game
+
+#: A move is drawn as a number and taken modulo the moves on offer: a rule argument costs
+#: Hypothesis far less than a draw inside the rule, and shrinks towards the first move.
+PICKS = 1023
+#: Picks below this take the first move on offer (the model's natural next one: answering a
+#: decision, the active player's first card, the end of a Turn whose Action is taken), so
+#: that about a quarter of the moves play the game forward as players would, and deep
+#: states (a third Display Card, a second Action in a Turn) are reached in far fewer games.
+NATURAL = 256
+
+
+class Slip(Exception):
+    """Something the search found, carried out of Hypothesis with the game that shows it."""
+
+    def __init__(self, message: str, given: list[str], lines: list[str]) -> None:
+        super().__init__(message)
+        self.message, self.given, self.lines = message, list(given), list(lines)
+
+
+class Broken(Slip):
+    """An invariant failed."""
+
+    def __init__(self, invariant: Invariant, message: str, given: list[str], lines: list[str],
+                 rules: tuple[str, ...] | None = None) -> None:
+        super().__init__(f"{invariant.name}: {message}", given, lines)
+        self.invariant, self.message = invariant, message
+        self.rules = rules or invariant.rules
+
+
+class Faulted(Slip):
+    """The engine crashed, answered ``errored`` or broke the protocol (or the model sent a
+    step that cannot be carried out); ``invariant`` is the one whose look failed, if any."""
+
+    def __init__(self, message: str, given: list[str], lines: list[str],
+                 invariant: Invariant | None = None) -> None:
+        super().__init__(message, given, lines)
+        self.invariant = invariant
+
+
+@cache
+def _broken_type(name: str) -> type[Broken]:
+    """One exception type per invariant: Hypothesis tells bugs apart by the type and place of
+    the exception, and would otherwise shrink one invariant's failure into another's."""
+    return type(f"Broken[{name}]", (Broken,), {})
+
+
+@dataclass
+class Search:
+    """One exploration of a game on an engine: what is still searched, and the tallies."""
+
+    game: Game
+    model: ExplorationModel
+    client: EngineClient
+    seed: int
+    active: list[Invariant]
+    #: Per invariant, the states (after a setup or a move) that exercised it.
+    exercised: Counter[str] = field(default_factory=Counter)
+    moves: int = 0
+    games: int = 0
+    #: Per missing capability, the moves (or setups) skipped because the engine lacks it.
+    skipped_moves: Counter[str] = field(default_factory=Counter)
+    skipped_setups: Counter[str] = field(default_factory=Counter)
+    #: Once a fault has been reported, a game that shows one again ends there (its later
+    #: states cannot be trusted) instead of failing the search again; so does a game whose
+    #: rejected move changed it, once that invariant is found broken (or is not searched).
+    faults_end_games: bool = False
+    games_cut: int = 0
+    #: Told (games done in this search, games it may play, what is searched) every tenth of
+    #: the budget, so that a long exploration is not a silent one.
+    progress: Callable[[int, int, str], None] | None = None
+    budget: int = 0
+    _round_games: int = 0
+    #: Per step text, the capabilities it needs that the engine does not declare.
+    _needs: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    _probe: ScenarioWorld | None = None
+
+    def new_world(self) -> ScenarioWorld:
+        return ScenarioWorld(self.game, self.client, self.seed)
+
+    def lacking(self, kind: str, texts: Sequence[str]) -> list[str]:
+        """The capabilities these steps declare they need and the engine does not declare.
+
+        What a step needs follows from its text alone (the models use no card variables),
+        so it is worked out once per text.
+        """
+        found: list[str] = []
+        for text in texts:
+            missing = self._needs.get((kind, text))
+            if missing is None:
+                if self._probe is None:
+                    self._probe = self.new_world()
+                missing = self._needs[kind, text] = tuple(
+                    c for c in needs(self._probe, [(kind, text)])
+                    if c not in self._probe.capabilities)
+            found += missing
+        return found
+
+    def supported(self, kind: str, text: str) -> bool:
+        """Whether the engine declares everything the step needs (asked many times a move:
+        one dictionary lookup once the text has been seen)."""
+        missing = self._needs.get((kind, text))
+        return not (self.lacking(kind, [text]) if missing is None else missing)
+
+    # -- a game ---------------------------------------------------------------------------
+
+    def set_up(self, given: list[str]) -> Explored | None:
+        """Build the setup's state on the engine; None when the engine cannot play it
+        (setups needing a capability it does not declare are filtered out before this)."""
+        world = self.new_world()
+        try:
+            for text in given:
+                run_step(world, "given", text)
+            world.start()
+        except EngineLacks as exc:
+            self.skipped_setups[exc.reason] += 1
+            return None
+        except (EngineFault, ScenarioError) as exc:
+            fault = str(exc)
+        else:
+            self.games += 1
+            self._tell()
+            return Explored(world, list(given), supported=self.supported)
+        if self.faults_end_games:
+            self.games_cut += 1
+            return None
+        raise Faulted(f"setup: {fault}", given, [])
+
+    def _tell(self) -> None:
+        done, self._round_games = self._round_games, self._round_games + 1
+        if self.progress and self.budget and done % max(self.budget // 10, 1) == 0 \
+                and done < self.budget:
+            self.progress(done, self.budget, f"game {done + 1}: {len(self.active)} "
+                          f"invariant(s) searched, {self.moves} moves so far")
+
+    def new_round(self) -> None:
+        """A search starts again (without what it found): its games are counted afresh."""
+        self._round_games = 0
+
+    def move(self, explored: Explored, pick: int) -> bool:
+        """Play one move; whether the game goes on (False: it showed a slip already reported,
+        and ends here). Raises ``Slip`` for a new one."""
+        world = explored.world
+        candidates = self.model.moves(explored)
+        text = candidates[0 if pick < NATURAL else pick % len(candidates)]
+        missing = self.lacking("when", [text])
+        if missing:
+            self.skipped_moves[missing[0]] += 1
+            return True
+        explored.moving()
+        sent = len(world.history)
+        explored.lines.append(f"When {text}")
+        explored.moves += 1
+        self.moves += 1
+        leak = fault = None
+        try:
+            run_step(world, "when", text)
+        except EngineLacks as exc:
+            explored.lines.pop()
+            explored.moves -= 1
+            self.skipped_moves[exc.reason] += 1
+            # Nothing changed if nothing was accepted; otherwise the lines no longer say
+            # what the game is, and it ends.
+            return len(world.history) == sent
+        except RuleViolation as exc:
+            if _leaked(world, sent):  # the world's own check: a rejection changed the game
+                leak = str(exc)
+            else:
+                fault = f"{text}: {exc}"
+        except (EngineFault, ScenarioError) as exc:
+            fault = str(exc)
+        if fault is not None:
+            return self._cut(explored, Faulted(fault, explored.given, explored.lines),
+                             self.faults_end_games)
+        rejected = len(world.history) > sent and isinstance(world.last.reply if world.last
+                                                            else None, Rejected)
+        if rejected:
+            world.expect_rejected()
+            explored.lines.append(REJECTED_LINE)
+        explored.last_rejected = rejected
+        if leak is not None:
+            owner = next((i for i in self.active if i.catches_violations), None)
+            if owner is None:
+                return self._cut(explored, None, True)
+            cited = world.last.reply.rule if world.last and isinstance(
+                world.last.reply, Rejected) else None
+            self.exercised[owner.name] += 1
+            raise _broken_type(owner.name)(owner, leak, explored.given, explored.lines,
+                                           (cited,) if cited else None)
+        return True
+
+    def _cut(self, explored: Explored, slip: Slip | None, tolerated: bool) -> bool:
+        if tolerated or slip is None:
+            self.games_cut += 1
+            return False
+        raise slip
+
+    def check(self, explored: Explored) -> bool:
+        """Every invariant still searched, on the state just reached (raises ``Slip``);
+        whether the game goes on."""
+        for inv in self.active:
+            fault = None
+            try:
+                verdict = inv.check(explored)
+            except RuleViolation as exc:  # the view itself breaks the rule
+                verdict = str(exc)
+            except EngineLacks:
+                verdict = None  # this engine cannot show what the invariant looks at
+            except (EngineFault, ScenarioError) as exc:
+                fault = Faulted(f"while checking '{inv.name}': {exc}", explored.given,
+                                explored.lines, inv)
+            if fault is not None:
+                return self._cut(explored, fault, self.faults_end_games)
+            if verdict is None:
+                continue
+            self.exercised[inv.name] += 1
+            if not isinstance(verdict, Held):
+                raise _broken_type(inv.name)(inv, verdict, explored.given, explored.lines)
+        return True
+
+
+def game_test(search: Search, steps: int) -> Callable[[], None]:
+    """The test Hypothesis runs once per game: a setup, then up to ``steps`` moves, every
+    invariant still searched checked on each new state. Setups the engine cannot play are
+    filtered out before they are built.
+
+    Why a plain ``@given`` test and not a ``RuleBasedStateMachine``: a game has one kind of
+    step (a move, drawn as one number), and the state machine's rule choice and stop
+    decision cost as much again per move as the draw itself, and its games went on with
+    no-op steps after a game had ended. Shrinking is the same: each move is one draw, which
+    Hypothesis deletes or lowers (towards the natural next move).
+    """
+
+    def playable(given: list[str]) -> bool:
+        missing = search.lacking("given", given)
+        if missing:
+            search.skipped_setups[missing[0]] += 1
+        return not missing
+
+    setups = search.model.setups(search.supported).filter(playable)
+    picks = st.integers(0, PICKS)
+
+    @given(given=setups, data=st.data())
+    def play(given: list[str], data: st.DataObject) -> None:
+        explored = search.set_up(given)
+        if explored is None:
+            reject()  # the engine cannot play this setup (counted): another one
+        if not search.check(explored):
+            return
+        for _ in range(steps):
+            moves = explored.moves
+            if not search.move(explored, data.draw(picks)):
+                return  # a slip already reported ended the game
+            if explored.moves > moves and not search.check(explored):
+                return
+
+    return play
+
+
+def _leaked(world: ScenarioWorld, sent: int) -> bool:
+    """Whether the move's last request was a rejection that changed the game."""
+    if len(world.history) <= sent:
+        return False
+    *_, reply, before, after = world.history[-1]
+    return isinstance(reply, Rejected) and after is not None and after != before
+
+
+def run_search(search: Search, budget: settings) -> list[Slip]:
+    """One run of the search: the slips it found and shrank (none: it held)."""
+    search.new_round()
+    try:
+        settings(budget)(game_test(search, budget.stateful_step_count))()
+    except Slip as slip:
+        return [slip]
+    except BaseExceptionGroup as group:  # several distinct bugs, or a flaky one
+        slips, rest = group.split(Slip)
+        if rest is not None:
+            raise
+        return [s for s in _leaves(slips) if isinstance(s, Slip)]
+    return []
+
+
+def _leaves(group: BaseException | None) -> list[BaseException]:
+    if isinstance(group, BaseExceptionGroup):
+        return [leaf for e in group.exceptions for leaf in _leaves(e)]
+    return [group] if group is not None else []
