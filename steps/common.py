@@ -132,20 +132,65 @@ def _bind(oracle_world: ScenarioWorld, ref: str, spec: str) -> None:
     oracle_world.cards.bind(ref, spec)
 
 
-@given(parsers.re(rf"(?P<player>{NAME}) can play card (?P<ref>[A-Z])"))
-def _can_play(oracle_world: ScenarioWorld, player: str, ref: str) -> None:
+def _recipe_needs(world: ScenarioWorld, ref: str, which: tuple[str, ...],
+                  situation: str | None = None, **_: Any) -> list[str]:
+    """What a card variable's recipe lines need (its Given lines, its effect lines): they
+    run inside one step, so that step declares their needs."""
+    from oracle.scenario.cards import class_members
+    from oracle.scenario.requirements import needs
+
+    card = world.cards.name(CardRef(ref))
+    # A class left open (the capability map): what any of its cards' recipes would need.
+    cards = ([c for c in class_members(world.game, card.removeprefix("any "))
+              if c in world.game.plays["recipes"]] if card.startswith("any ") else [card])
+    kinds = {"given": "given", "effect": "then", "no_effect": "then"}
+    found: list[str] = []
+    asked = situation or world.cards.situations.get(ref)
+    for name in cards:
+        recipe = world.cards.recipe(name)
+        if asked is not None and len(cards) > 1 and not recipe.has(asked):
+            continue  # a card of the open class without that situation is never picked
+        recipe = recipe.situation(asked)
+        found += needs(world, [(kinds[key], line) for key in which
+                               for line in recipe.lines(key, "Alice", "Bob")])
+    return list(dict.fromkeys(found))
+
+
+@given(parsers.re(
+    rf"(?P<player>{NAME}) (?:can|would) play card (?P<ref>[A-Z])(?: at (?P<aim>{NAME}))?"
+    r"(?: when (?P<situation>.+))?"
+))
+@requires(lambda world, ref, situation=None, **_: _recipe_needs(world, ref, ("given",),
+                                                                situation))
+def _can_play(oracle_world: ScenarioWorld, player: str, ref: str, aim: str | None,
+              situation: str | None) -> None:
     """Set up what playing the card needs (its recipe's Given lines: a target to aim at).
+
+    'at Bob' aims it at Bob (the recipe's ``{other}``; default: the next player in seat
+    order); 'when SITUATION' sets up one of the recipe's named situations instead (its
+    class guarantees the card has it: ``has:`` in ``plays.yaml``), e.g. 'Alice would play
+    card A when nothing it could target exists'.
 
     Example: Given Alice can play card A
     """
     from oracle.suite.vocabulary import vocabulary_for
 
-    card = oracle_world.names([CardRef(ref)])[0]
-    recipe = oracle_world.cards.recipe(card)
-    oracle_world.cards.players[ref] = player
+    cards = oracle_world.cards
+    oracle_world.names([CardRef(ref)])
+    cards.players[ref] = player
+    if aim:
+        oracle_world.player(aim)
+        cards.aims[ref] = aim
+    if situation:
+        cards.situations[ref] = situation
     words = vocabulary_for(oracle_world.game)
-    for line in recipe.lines("given", player, _next_player(oracle_world, player)):
+    for line in cards.recipe_of(ref).lines("given", player, _aim(oracle_world, ref, player)):
         words.run(oracle_world, "given", line)
+
+
+def _aim(world: ScenarioWorld, ref: str, player: str) -> str:
+    """Whom card ``ref`` is aimed at: as a step said ('at Bob'), else the next player."""
+    return world.cards.aims.get(ref) or _next_player(world, player)
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) holds (?P<pile>.+)"))
@@ -187,6 +232,7 @@ def _phase(oracle_world: ScenarioWorld, phase: str, player: str | None) -> None:
 
 
 @given(parsers.re(r'the timing window "(?P<window>[^"]+)" is open'))
+@requires(lambda world, **_: [f"{world.game.id}/windows"])
 def _window_open(oracle_world: ScenarioWorld, window: str) -> None:
     """A timing window is open: cards that name it may be played.
 
@@ -233,16 +279,18 @@ def _play_needs(world: ScenarioWorld, card: str, cancel: str | None = None,
 
 @when(parsers.re(
     rf"(?P<player>{NAME}) (?P<verb>plays|starts playing) (?P<card>{CARD})"
+    rf"(?: at (?P<aim>{NAME}))?"
     r"(?: (?P<how>targeting|choosing) (?P<target>.+?))?"
     rf"(?: and (?P<canceller>{NAME}) cancels it with (?P<cancel>{CARD}))?"
 ))
 @requires(_play_needs)
-def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, how: str | None,
-          target: str | None, canceller: str | None, cancel: str | None) -> None:
+def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, aim: str | None,
+          how: str | None, target: str | None, canceller: str | None,
+          cancel: str | None) -> None:
     """Play a card; 'plays' lets every player pass afterwards, 'starts playing' leaves
     the card being played so that others can react. 'choosing' reads like 'targeting'
     (both go to the game's ``parse_target``), for choices that are not targets. A card
-    variable played with no target aims at its recipe's target.
+    variable played with no target aims at its recipe's target ('at Bob': Bob's).
 
     Example: When Alice plays "Lucky Shot" targeting Bob's destroyer
     Example: When Alice plays card A and Bob cancels it with "Sabotage"
@@ -250,18 +298,22 @@ def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, how: s
     oracle_world.require(f"{oracle_world.game.id}/play")
     word = card_word(card)
     name = oracle_world.names([word])[0]
-    if target is None and isinstance(word, CardRef):
-        recipe = oracle_world.cards.recipe(name)
-        if recipe.target:
+    if isinstance(word, CardRef):
+        oracle_world.cards.players.setdefault(word.name, player)
+        if aim:
+            oracle_world.cards.aims[word.name] = aim
+        recipe = oracle_world.cards.recipe_of(word.name)
+        if target is None and recipe.target:
             target = recipe.target.format(player=player,
-                                          other=_next_player(oracle_world, player))
+                                          other=_aim(oracle_world, word.name, player))
+    elif aim:
+        raise ScenarioError(f"'at {aim}' aims a card variable's recipe; write 'targeting ...' "
+                            f"for {card}")
     text = f'{player} plays "{name}"' + (f" {how or 'targeting'} {target}" if target else "")
     action: dict[str, Any] = {"type": "play", "player": player, "card": name}
     targets = _game_targets(oracle_world, target)
     if targets:
         action["targets"] = targets
-    if isinstance(word, CardRef):
-        oracle_world.cards.players.setdefault(word.name, player)
     cancel_name = oracle_world.names([card_word(cancel)])[0] if cancel else None
     play_and_pass(oracle_world, text, action, name=name, leave_open=verb == "starts playing",
                   canceller=canceller, cancel=cancel_name)
@@ -274,9 +326,10 @@ def play_and_pass(world: ScenarioWorld, text: str, action: dict[str, Any], *, na
     action such as using an ability), let one player cancel it with a card, then pass.
 
     Shared so that a game's own play-like steps answer, cancel and resolve exactly like
-    ``plays``: the cancelling card targets ``{"card": name}``, the name being played.
+    ``plays``: the cancelling card targets ``{"card": name}``, the name being played. With
+    ``leave_open`` ('starts playing ... and Bob cancels it with ...') both stay being played.
     """
-    if isinstance(world.act(text, action), Rejected) or leave_open:
+    if isinstance(world.act(text, action), Rejected):
         return
     if canceller and cancel:
         world.require(f"{world.game.id}/card/{cancel}")
@@ -286,7 +339,8 @@ def play_and_pass(world: ScenarioWorld, text: str, action: dict[str, Any], *, na
         )
         if isinstance(reply, Rejected):
             return
-    world.act("all players pass", {"type": "resolve"})
+    if not leave_open:
+        world.act("all players pass", {"type": "resolve"})
 
 
 @when("all players pass")
@@ -313,12 +367,25 @@ def _reveal(oracle_world: ScenarioWorld, player: str, cards: str) -> None:
 
 
 @when(parsers.re(rf"(?P<player>{NAME}) (?P<verb>keeps|discards) (?P<cards>.+)"))
-@takes(cards="pile")
+@takes(cards="kept cards")
 def _choose(oracle_world: ScenarioWorld, player: str, verb: str, cards: str) -> None:
-    """Answer a pending decision. 'keeps 7 cards' keeps any 7 (the first the player sees).
+    """Answer a pending decision. 'keeps 7 cards' keeps any 7 (the first the player sees);
+    'keeps all cards but card A' keeps every card of the hand except those named.
 
     Example: When Alice keeps 7 cards
+    Example: When Alice keeps all cards but card A
     """
+    if cards.startswith("all cards but "):
+        _, seen = oracle_world.hand(player, player)
+        names = list(seen)
+        for n in oracle_world.names(parse_cards(cards.removeprefix("all cards but "))):
+            if n not in names:
+                raise RuleViolation(f"{player}'s hand does not hold {n!r}, which the scenario "
+                                    "expects it to hold")
+            names.remove(n)
+        kind = "keep" if verb == "keeps" else "discard"
+        oracle_world.choose(f"{player} {verb} {describe_cards(names)}", player, {kind: names})
+        return
     spec = parse_pile(cards)
     names = oracle_world.names(spec.cards)
     if spec.hidden or spec.others:
@@ -367,13 +434,25 @@ def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | N
     if cards is not None:  # null: the engine does not say what this viewer sees
         leaked = _extra(cards, list(resolved.cards))
         if leaked and resolved.names_matter:
+            # Cards a refused reveal named were shown by that reveal: the rule about
+            # revealing is broken (a refused action changes nothing), not the hidden hand's.
+            concept = ("hand-revealed"
+                       if not _extra(leaked, _refused_reveals(oracle_world, owner))
+                       else "hand-hidden")
             raise RuleViolation(f"{seen_by} shows {describe_cards(leaked)}, which {viewer} "
-                                "must not see", concept="hand-hidden")
+                                "must not see", concept=concept)
         missing = _extra(list(resolved.cards), cards)
         if missing and not _extra(list(resolved.cards), true_cards or []):
             raise RuleViolation(f"{seen_by} does not show {describe_cards(missing)}, which "
                                 f"{owner} has revealed", concept="hand-revealed")
     check_pile(seen_by, resolved, count, cards, hand=True)
+
+
+def _refused_reveals(world: ScenarioWorld, owner: str) -> list[str]:
+    """The cards ``owner`` asked to reveal in reveals the engine refused."""
+    return [card for _text, kind, action, reply, _before, _after in world.history
+            if kind == "reveal" and action.get("player") == owner
+            and isinstance(reply, Rejected) for card in action.get("cards") or ()]
 
 
 def _extra(have: list[str], allowed: list[str]) -> list[str]:
@@ -429,6 +508,7 @@ def _outcome(oracle_world: ScenarioWorld, outcome: str) -> None:
 
 
 @then(parsers.re(r"the effect of card (?P<ref>[A-Z]) (?P<neg>has not|has) happened"))
+@requires(lambda world, ref, **_: _recipe_needs(world, ref, ("effect", "no_effect")))
 def _effect(oracle_world: ScenarioWorld, ref: str, neg: str) -> None:
     """The card's effect (its recipe's Then lines), or that it had none (cancelled).
 
@@ -437,12 +517,12 @@ def _effect(oracle_world: ScenarioWorld, ref: str, neg: str) -> None:
     from oracle.suite.vocabulary import vocabulary_for
 
     card = oracle_world.names([CardRef(ref)])[0]
-    recipe = oracle_world.cards.recipe(card)
+    recipe = oracle_world.cards.recipe_of(ref)
     player = oracle_world.cards.players.get(ref)
     if player is None:
         raise ScenarioError(f"nobody played card {ref}; write 'When Alice plays card {ref}'")
     lines = recipe.lines("effect" if neg == "has" else "no_effect", player,
-                         _next_player(oracle_world, player))
+                         _aim(oracle_world, ref, player))
     if not lines:
         raise ScenarioError(f"card {ref} is {card!r}, whose recipe shows no effect; bind it to "
                             "a class whose cards have a visible effect")

@@ -14,12 +14,14 @@ from typing import Any
 from pytest_bdd import given, parsers, then, when
 
 from oracle.protocol import REFEREE
+from oracle.scenario.cards import class_members
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
 from oracle.steps.common import named_cards
 from oracle.suite.arguments import Kind
 from oracle.suite.dsl import (
+    CardRef,
     Pile,
     describe_cards,
     parse_cards,
@@ -29,11 +31,13 @@ from oracle.suite.dsl import (
 )
 
 NAME = r"[A-Z][\w'-]*"
+DECK = "action"
+#: The window of a component action ("Action" cards), as the card facts spell it.
+ACTION_WINDOW = "Action"
+PHASES = ("action", "agenda", "status", "strategy")
 UNIT_TYPES = ("dreadnought", "carrier", "cruiser", "destroyer", "fighter", "flagship",
               "war sun", "infantry", "mech", "pds", "space dock")
 UNIT = "|".join(UNIT_TYPES)
-RULED_FACTIONS = {"Yssaril", "Hacan"}
-RULED_TECHNOLOGIES = {"Neural Motivator"}
 
 # One phrase per countable fact: Given sets it, Then checks it.
 COUNTER = (
@@ -45,7 +49,7 @@ COUNTER = (
 
 TARGET_GRAMMAR = ('a player (Bob), a unit (Bob\'s destroyer; Bob\'s dreadnought 2 is his second), '
                   'a law (the law "Minister of Commerce"), a number of trade goods '
-                  '(2 trade goods) or a card being played ("Lucky Shot")')
+                  '(2 trade goods) or a card being played ("Lucky Shot", card A)')
 
 
 def target_references(game: Any, text: str) -> list[tuple[str, str]]:
@@ -57,6 +61,8 @@ def target_references(game: Any, text: str) -> list[tuple[str, str]]:
         return [("law", m.group(1))]
     if m := re.fullmatch(r'"([^"]+)"', text):
         return [("card", m.group(1))]
+    if m := re.fullmatch(r"card ([A-Z])", text):
+        return [("card variable", m.group(1))]
     parse_target(None, text)  # type: ignore[arg-type]  # raises unless a player or goods
     return [("player", text)] if re.fullmatch(NAME, text) else []
 
@@ -93,6 +99,8 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
         return {"trade_goods": parse_count(m.group(1))}
     if m := re.fullmatch(r'"([^"]+)"', text):
         return {"card": m.group(1)}
+    if m := re.fullmatch(r"card ([A-Z])", text):
+        return {"card": world.names([CardRef(m.group(1))])[0]}
     if re.fullmatch(NAME, text):
         return {"player": text}
     raise ScenarioError(f"cannot read the target {text!r}; write {TARGET_GRAMMAR}")
@@ -101,35 +109,76 @@ def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
 # -- Given ---------------------------------------------------------------------------
 
 
+# -- what the steps need of an engine (checked before anything is sent) ---------------------
+
+
+def unit_needs(world: ScenarioWorld, unit: str | None) -> list[str]:
+    """A unit of any type of docs/protocol.md: ``ti4/units``."""
+    return ["ti4/units"] if unit else []
+
+
+def law_needs(world: ScenarioWorld, laws: list[str]) -> list[str]:
+    """Laws in play: ``ti4/laws``."""
+    return ["ti4/laws"] if laws else []
+
+
+def counter_needs(world: ScenarioWorld, tg: str | None = None, unit: str | None = None,
+                  **_: Any) -> list[str]:
+    """Trade goods and units have capabilities; command tokens come with what spends them
+    (Politics, the cards that remove them), whose capabilities those steps declare."""
+    return ["ti4/trade-goods"] if tg else unit_needs(world, unit)
+
+
+def card_fact(world: ScenarioWorld, ref: str) -> dict[str, Any]:
+    """The card facts (``features/ti4/cards.yaml``) of the card a variable is bound to."""
+    name = world.names([CardRef(ref)])[0]
+    for fact in world.game.cards.get(DECK, []):
+        if fact["name"] == name:
+            return fact
+    raise ScenarioError(f"card {ref} is {name!r}, which is not a card of the {DECK} deck")
+
+
+def card_windows(world: ScenarioWorld, ref: str) -> list[str]:
+    """The timing windows card ``ref`` may have: its own, or, while it stands for a class
+    left open (the capability map, ``oracle.suite.capabilities``), those of the class."""
+    name = world.names([CardRef(ref)])[0]
+    if name.startswith("any "):
+        members = set(class_members(world.game, name.removeprefix("any ")))
+        return [f["window"] for f in world.game.cards.get(DECK, []) if f["name"] in members]
+    return [card_fact(world, ref)["window"]]
+
+
+def card_phase(fact: dict[str, Any]) -> str:
+    """The phase a card is played in ("Any", as Sabotage's, reads as the action phase)."""
+    phase = str(fact["phase"]).lower()
+    return "action" if phase == "any" else phase
+
+
+# -- Given ---------------------------------------------------------------------------
+
+
 @given(parsers.re(rf"(?P<player>{NAME}) is the (?P<faction>[\w' -]+?) player"))
-@requires(lambda world, faction, **_: [f"ti4/faction/{faction}"] if faction in RULED_FACTIONS
-          else [])
+@requires(lambda world, faction, **_: [f"ti4/faction/{faction}"])
 def _faction(oracle_world: ScenarioWorld, player: str, faction: str) -> None:
     """A player's faction (named by its short name).
 
     Example: Given Alice is the Yssaril player
     """
-    if faction in RULED_FACTIONS:
-        oracle_world.require(f"ti4/faction/{faction}")
     oracle_world.player(player)["faction"] = faction
 
 
 @given(parsers.re(rf'(?P<player>{NAME}) has researched "(?P<tech>[^"]+)"'))
-@requires(lambda world, tech, **_: [f"ti4/technology/{tech}"] if tech in RULED_TECHNOLOGIES
-          else [])
+@requires(lambda world, tech, **_: [f"ti4/technology/{tech}"])
 def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
     """A technology a player owns.
 
     Example: Given Alice has researched "Neural Motivator"
     """
-    if tech in RULED_TECHNOLOGIES:
-        oracle_world.require(f"ti4/technology/{tech}")
     oracle_world.player(player).setdefault("technologies", []).append(tech)
 
 
 @given(parsers.re(COUNTER))
-@requires(lambda world, tg=None, unit=None, **_: ["ti4/trade-goods"] if tg
-          else ["ti4/units"] if unit else [])
+@requires(counter_needs)
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
                  tg: str | None, unit: str | None) -> None:
     """A count a player has: command tokens in a pool, trade goods, or units of a type (Bob's 2
@@ -144,15 +193,50 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str
     if pool:
         entry.setdefault("command_tokens", {"tactic": 3, "fleet": 3, "strategy": 2})[pool] = n
     elif tg:
-        oracle_world.require("ti4/trade-goods")
         entry["trade_goods"] = n
     else:
-        oracle_world.require("ti4/units")
         units = oracle_world.given().setdefault("units", [])
         mine = [u for u in units if u["owner"] == player and u["type"] == unit]
         for i in range(len(mine) + 1, len(mine) + n + 1):
             uid = f"{player}'s {unit}" + (f" {i}" if i > 1 else "")
             units.append({"id": uid, "owner": player, "type": unit})
+
+
+@given(parsers.re(
+    r"it is card (?P<ref>[A-Z])'s (?P<what>timing window|phase)"
+    r"(?: but another (?P<other>timing window|phase))?"
+    rf"(?: on (?P<player>{NAME})'s turn)?"
+))
+@requires(lambda world, ref, other=None, **_: [] if (
+    other != "timing window" and all(w == ACTION_WINDOW for w in card_windows(world, ref)))
+    else ["ti4/windows"])
+def _card_window(oracle_world: ScenarioWorld, ref: str, what: str, other: str | None,
+                 player: str | None) -> None:
+    """When card A may be played: its phase and its timing window (an "Action" card: the
+    action phase, as the named player's action). 'but another timing window' opens a window
+    of its phase that is not its own; 'but another phase' keeps its window in another
+    phase. The turn is set only in the action phase (other phases have no turns)."""
+    if (what, other) not in (("timing window", None), ("timing window", "phase"),
+                             ("phase", "timing window")):
+        raise ScenarioError("write 'it is card A's timing window', 'it is card A's timing "
+                            "window but another phase' or 'it is card A's phase but another "
+                            "timing window'")
+    fact = card_fact(oracle_world, ref)
+    phase, window = card_phase(fact), fact["window"]
+    if other == "phase":
+        phase = next(p for p in PHASES if p != phase)
+    elif other == "timing window":
+        windows = [f["window"] for f in oracle_world.game.cards[DECK]
+                   if card_phase(f) == phase and f["window"] not in (window, ACTION_WINDOW)]
+        window = windows[0] if windows else f"not {window}"
+    state = oracle_world.given()
+    state["phase"], state["window"] = phase, window
+    if phase == "action" and player:
+        oracle_world.player(player)
+        state["active_player"] = player
+    elif phase == "action" and window == ACTION_WINDOW:
+        raise ScenarioError(f"card {ref} is an \"Action\" card: say whose turn it is "
+                            f"('it is card {ref}'s timing window on Alice's turn')")
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) is the speaker"))
@@ -178,6 +262,8 @@ def _initiative(oracle_world: ScenarioWorld, names: str) -> None:
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) has the (?P<card>\w+) strategy card"))
+@requires(lambda world, card, **_: ["ti4/politics"] if card == "Politics"
+          else [f"ti4/strategy-card/{card}"])
 def _strategy_card(oracle_world: ScenarioWorld, player: str, card: str) -> None:
     """A strategy card a player has picked.
 
@@ -187,13 +273,12 @@ def _strategy_card(oracle_world: ScenarioWorld, player: str, card: str) -> None:
 
 
 @given(parsers.re(r'the laws? (?P<laws>".+") (?:is|are) in play'))
-@requires(lambda world, **_: ["ti4/laws"])
+@requires(lambda world, laws, **_: law_needs(world, parse_quoted(laws)))
 def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
     """Laws in play.
 
     Example: Given the law "Minister of Commerce" is in play
     """
-    oracle_world.require("ti4/laws")
     oracle_world.given().setdefault("laws", []).extend(parse_quoted(laws))
 
 
@@ -206,7 +291,6 @@ def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> N
 
     Example: Given Alice's hand limit is raised by 1 by a game effect
     """
-    oracle_world.require("ti4/hand-limit")
     delta = parse_count(n) * (1 if way == "raised" else -1)
     oracle_world.player(player)["hand_limit_modifier"] = delta
 
@@ -226,7 +310,6 @@ def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str
     Example: When Alice resolves the primary ability of Politics, choosing Bob as speaker
     Example: When Bob resolves the secondary ability of Politics
     """
-    oracle_world.require("ti4/politics")
     action: dict[str, Any] = {"type": f"politics_{which}", "player": player}
     if which == "primary":
         if not speaker:
@@ -243,8 +326,15 @@ def _status_draw(oracle_world: ScenarioWorld) -> None:
 
     Example: When the status phase step "Draw Action Cards" is resolved
     """
-    oracle_world.require("ti4/status-phase")
     oracle_world.act("the status phase draws action cards", {"type": "status_draw"})
+
+
+@when(parsers.re(r"the timing window of card (?P<ref>[A-Z]) opens again"))
+@requires(lambda world, **_: ["ti4/windows"])
+def _card_window_opens(oracle_world: ScenarioWorld, ref: str) -> None:
+    """A new occurrence of card A's timing window (same-name plays count afresh)."""
+    window = card_fact(oracle_world, ref)["window"]
+    oracle_world.act(f'the timing window "{window}" opens', {"type": "window", "window": window})
 
 
 @when(parsers.re(
@@ -257,7 +347,6 @@ def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -
 
     Example: When Alice gives "Sabotage" to Bob in a transaction
     """
-    oracle_world.require("ti4/transactions")
     names = oracle_world.names(parse_cards(cards))
     oracle_world.act(f"{giver} gives {describe_cards(names)} to {receiver}",
                      {"type": "trade", "player": giver, "to": receiver, "cards": names})
@@ -267,6 +356,7 @@ def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -
 
 
 @then(parsers.re(COUNTER))
+@requires(counter_needs)
 def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
                    tg: str | None, unit: str | None) -> None:
     """A count a player has, as the referee sees it.
@@ -292,6 +382,7 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: s
 
 
 @then(parsers.re(rf"(?P<player>{NAME}) is the speaker"))
+@requires(lambda world, **_: ["ti4/politics"])
 def _is_speaker(oracle_world: ScenarioWorld, player: str) -> None:
     """Who holds the speaker token now.
 
@@ -303,6 +394,7 @@ def _is_speaker(oracle_world: ScenarioWorld, player: str) -> None:
 
 
 @then(parsers.re(r'the law "(?P<law>[^"]+)" is (?P<neg>not )?in play'))
+@requires(lambda world, law, **_: law_needs(world, [law]))
 def _law_in_play(oracle_world: ScenarioWorld, law: str, neg: str | None) -> None:
     """Whether a law is in play.
 

@@ -129,3 +129,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return LONG_FIRST.index(name) if name in LONG_FIRST else len(LONG_FIRST)
 
     items.sort(key=rank)  # stable: each file keeps its order
+
+
+def count_ti4_scenarios(rule: str | None = None) -> int:
+    """How many scenarios (an Outline's rows each) the bundled TI4 features hold, of one
+    rule and its sub-rules (what --rule selects) or all: tests that count a run's
+    scenarios follow the features, not a number."""
+    from oracle.mutants.harness import game_cases
+    from oracle.suite.games import discover_games
+
+    return sum(1 for case in game_cases(discover_games()["ti4"])
+               if rule is None or any(r == rule or r.startswith(f"{rule}.")
+                                      for r in case.rules))
+
+
+@pytest.fixture
+def ti4_scenarios() -> Callable[..., int]:
+    return count_ti4_scenarios

@@ -26,17 +26,21 @@ TESTABLE = {r.id for r in TI4.catalog.rules if r.testable}
 
 #: Per style: the rules that pass, and the rules that fail; every other testable TI4 rule
 #: must be unsupported, and none may be error. The engines that play no card declare no
-#: ti4/card/NAME (they cannot play one), so every scenario that names a card, in a hand or a
-#: deck too, is unsupported for them: that leaves them few rules today (docs/protocol.md,
-#: "Capabilities"); their other paths run in the scenarios of ``RULINGS`` below.
+#: ti4/card/NAME; the scenarios of rules that are not about one card name none (a hand of
+#: "7 cards" is filled from the deck), so those engines get verdicts on drawing, the hand
+#: limit and the reshuffle they implement; the scenarios of ``RULINGS`` below add more.
+#: partial_cards models no card with copies that can affect the same thing again and no
+#: Politics, which both scenarios of ti4:note-6 need: unsupported there.
 EXPECTED: dict[str, tuple[set[str], set[str]]] = {
-    "immutable": ({"ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.5"}, set()),
+    "immutable": ({"ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.4", "ti4:2.4.1", "ti4:2.5"},
+                  set()),
     "resolve_on_play": ({"ti4:2.5", "ti4:2.6", "ti4:2.6.1", "ti4:2.6.2", "ti4:note-1", "ti4:note-2",
                          "ti4:note-7", "ti4:note-8", "ti4:note-9"}, {"ti4:2.7"}),
-    "no_viewers": ({"ti4:note-1", "ti4:note-2", "ti4:2.3"}, set()),
-    "prompts": ({"ti4:2.1", "ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.5"}, set()),
+    "no_viewers": ({"ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.4", "ti4:2.4.1"}, set()),
+    "prompts": ({"ti4:2.1", "ti4:note-1", "ti4:note-2", "ti4:note-4", "ti4:2.3", "ti4:2.4",
+                 "ti4:2.4.1", "ti4:2.5"}, set()),
     "partial_cards": ({"ti4:2.5", "ti4:2.6", "ti4:2.6.1", "ti4:2.6.2", "ti4:2.7", "ti4:2.8",
-                       "ti4:note-1", "ti4:note-2", "ti4:note-6", "ti4:note-7", "ti4:note-9"},
+                       "ti4:note-1", "ti4:note-2", "ti4:note-7", "ti4:note-9"},
                       set()),
 }
 
@@ -99,7 +103,7 @@ def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatc
     if style == "resolve_on_play":  # the one thing this shape cannot do, and nothing else
         failed = [s for s in rules["ti4:2.7"]["scenarios"] if s["status"] == "fail"]
         assert [s["name"] for s in failed] == \
-            ["The card resolves only when every player has passed"]
+            ["A card resolves only when every player has passed, and is discarded then"]
         assert "Bob's destroyers: 0; expected 1" in failed[0]["message"]
     if style == "no_viewers":  # hidden information is the engine's to say, not the adapter's
         hidden = next(s for s in rules["ti4:2.5"]["scenarios"]
@@ -107,5 +111,8 @@ def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatc
         assert hidden["status"] == "unsupported"
         assert "the engine does not say which cards this viewer may see" in hidden["message"]
     if style == "partial_cards":  # a card it does not model is unsupported, never a pass
-        reasons = [s["message"] for s in rules["ti4:2.6"]["scenarios"]]
-        assert any("the engine does not declare ti4/card/Morale Boost" in m for m in reasons)
+        reasons = [s["message"] for s in rules["ti4:note-6"]["scenarios"]]
+        assert any("models no such card" in m and "Morale Boost" in m for m in reasons)
+        chosen = {c.split(" = ")[1].split(" (")[0] for r in rules.values()
+                  for s in r["scenarios"] for c in s.get("choices", [])}
+        assert chosen and chosen <= {"Lucky Shot", "Direct Hit", "Sabotage"}, chosen

@@ -87,7 +87,7 @@ def test_cards_dealt_from_the_bottom_charge_the_top_card_rule(pytester, engine_m
     report = run_inprocess(pytester, "bottom_draw:factory", "--oracle-rule", "ti4")
     rules = statuses(report)
     assert flagged(report) == {"ti4:2.3"}, rules
-    for rule in ("ti4:2.2", "ti4:2.4", "ti4:2.5", "ti4:note-5", "ti4:note-5.1", "ti4:note-10"):
+    for rule in ("ti4:2.2", "ti4:2.5", "ti4:note-5", "ti4:note-5.1", "ti4:note-5.2", "ti4:note-10"):
         assert rules[rule] == "blocked", (rule, rules[rule])
 
 
@@ -191,3 +191,130 @@ def test_unknown_card_classes_and_bad_recipes_are_refused(pytester, tmp_path: Pa
                for p in problems)
     assert any("no given step matches this given line" in p for p in problems)
     assert any("card class 'ghost card' has no card with a recipe" in p for p in problems)
+
+
+NAMED = '''
+Feature: named cards
+  @ti4:2.7
+  Rule: 2.7 a played card resolves, then is discarded
+
+    Scenario: Alice plays a named card
+      Given the players are Alice, Bob and Carol
+      And it is the action phase, Alice's turn
+      And Alice holds "Insubordination" and 2 other cards
+      And Bob has 2 command tokens in their tactic pool
+      When Alice plays "Insubordination" targeting Bob
+      Then the action discard pile is "Insubordination"
+
+    Scenario: Alice only holds a named card
+      Given the players are Alice, Bob and Carol
+      And it is the action phase, Alice's turn
+      And Alice holds "Insubordination" and 2 other cards
+      Then Alice holds 3 cards
+'''
+
+
+@pytest.mark.parametrize("declared", ["Repeal Law", "Insubordination"])
+def test_a_scenario_naming_a_card_the_engine_lacks_sends_nothing(pytester, engine_module,
+                                                                 declared):
+    """A card the engine does not declare, played or only held, makes the scenario
+    ``unsupported`` before ``setup`` is sent; the same scenarios run when it declares it."""
+    log = pytester.path / "sent.txt"
+    engine_module("partial_named", PARTIAL.replace("Repeal Law", declared) + f"""
+class Logged(OneCard):
+    def handle(self, request):
+        with open({str(log)!r}, "a") as f:
+            f.write(request.get("op") + "\\n")
+        return super().handle(request)
+
+def logged():
+    return Logged()
+""")
+    (pytester.path / "more" / "ti4").mkdir(parents=True)
+    (pytester.path / "more" / "ti4" / "named.feature").write_text(NAMED)
+    report = run_inprocess(pytester, "partial_named:logged", "--oracle-features",
+                           str(pytester.path / "more"), "--oracle-rule", "ti4:2.7",
+                           "-k", "named_card")
+    rule = next(r for r in report["rules"] if r["id"] == "ti4:2.7")
+    mine = {s["name"]: s for s in rule["scenarios"]}
+    assert len(mine) == 2, list(mine)
+    sent = log.read_text().split() if log.exists() else []
+    if declared == "Insubordination":
+        assert all(s["status"] == "pass" for s in mine.values()), mine
+        assert "setup" in sent
+    else:
+        assert all(s["status"] == "unsupported" for s in mine.values()), mine
+        assert all("ti4/card/Insubordination" in s["message"] for s in mine.values()), mine
+        assert "setup" not in sent and "act" not in sent, sent
+
+
+SEAT_ORDER = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class SeatOrder(ReferenceEngine):
+    """Deals the status phase round the table from the first seat."""
+    def dealing_order(self):
+        return list(self.g.seats)
+
+def factory():
+    return SeatOrder()
+'''
+
+ONE_CARD_DRAWS = '''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class OneCardDraws(ReferenceEngine):
+    """A game effect's draw gives one card, whatever count it names."""
+    def act_draw(self, action):
+        super().act_draw({**action, "count": 1})
+
+def factory():
+    return OneCardDraws()
+'''
+
+LEAKY_REVEAL = '''
+from oracle.games.kit import Rejected, Rejection
+from oracle.games.ti4.engine import ReferenceEngine
+
+class LeakyReveal(ReferenceEngine):
+    """Shows each named card it finds in the hand, then refuses a reveal naming one it
+    does not, without undoing what it showed (no transaction around its handlers)."""
+    def _transaction(self, run):
+        self.require_game()
+        self._events = []
+        try:
+            run()
+        except Rejected as rej:
+            return {"reply": "rejected", "reason": rej.rejection.reason}
+        return {"reply": "accepted", "events": list(self._events)}
+
+    def act_reveal(self, action):
+        player = self.player(action.get("player"))
+        for card in action.get("cards") or []:
+            if card not in player.hand:
+                raise Rejected(Rejection(f"{player.name} does not hold {card!r}"))
+            self.apply_reveal(player, [card])
+
+def factory():
+    return LeakyReveal()
+'''
+
+
+@pytest.mark.parametrize("source, broken, blocked", [
+    # Dealt in seat order: the hidden-hand scenario that deals a card is blocked, not failed.
+    (SEAT_ORDER, {"ti4:note-5"}, {"ti4:2.5"}),
+    # A draw of several gives one: the reshuffle scenario that draws three is not charged.
+    (ONE_CARD_DRAWS, {"ti4:2.3"}, {"ti4:2.4", "ti4:note-2"}),
+    # A refused reveal leaves a card shown: the reveal rule, not hidden hands.
+    (LEAKY_REVEAL, {"ti4:note-3"}, set()),
+], ids=["seat-order", "one-card-draws", "leaky-reveal"])
+def test_an_outside_engine_is_charged_on_the_rule_it_breaks_alone(pytester, engine_module,
+                                                                  source, broken, blocked):
+    """Engines written apart from our mutants, each wrong on one rule: the report flags that
+    rule alone, and the scenarios of other rules that stood on it are blocked."""
+    engine_module("outside", source)
+    report = run_inprocess(pytester, "outside:factory", "--oracle-rule", "ti4")
+    rules = statuses(report)
+    assert flagged(report) == broken, rules
+    for rule in blocked:
+        assert rules[rule] == "blocked", (rule, rules[rule])

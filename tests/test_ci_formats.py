@@ -56,7 +56,8 @@ def test_junit_carries_rule_ids_and_statuses(runs):
     assert untestable.find("skipped") is not None
 
 
-def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester, runs):
+def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester, runs,
+                                                             ti4_scenarios):
     """The JSON report of a parallel run equals the serial one (same order too), and the
     Cucumber JSON carries the rule tags (pytest-bdd's own writes [] under xdist)."""
     serial = json.loads(runs["ok.json"].read_text())
@@ -69,7 +70,7 @@ def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester, r
     assert parallel.report["engine"]["games"]["ti4"]["label"] == SERVE_REFERENCE
     features = json.loads((pytester.path / "c.json").read_text())
     elements = [e for f in features for e in f["elements"]]
-    assert len(elements) == 59
+    assert len(elements) == ti4_scenarios()
     tags = {t["name"] for e in elements for t in e["tags"]}
     assert tags == {f"@{i}" for i in TI4_IDS if i != "ti4:note-11"}
     assert all(s["result"]["status"] == "passed" for e in elements for s in e["steps"])

@@ -450,7 +450,7 @@ def test_every_step_of_both_games_matches_exactly_one_definition() -> None:
     """Each game's scenarios see the shared steps and the game's own (and no other game's):
     every step of every feature must match exactly one of those definitions, or pytest-bdd
     would pick one of them silently."""
-    from oracle.suite.features import read_feature
+    from oracle.mutants.harness import game_cases
     from oracle.suite.games import discover_games
     from oracle.suite.vocabulary import vocabulary_for
 
@@ -461,12 +461,11 @@ def test_every_step_of_both_games_matches_exactly_one_definition() -> None:
     problems = []
     for game in games.values():
         words = vocabulary_for(game)
-        for path in game.feature_files():
-            for scenario in read_feature(path).scenarios:
-                for step in {s for run in scenario.rendered() for s in run}:
-                    hits = [d.where for d in words.match(step.kind, step.text)]
-                    if len(hits) != 1:
-                        problems.append(f"{path.name}:{step.line} {step.text!r}: {hits}")
+        for case in game_cases(game):  # as the scenarios run: an Outline's rows filled in
+            for kind, text in case.steps:
+                hits = [d.where for d in words.match(kind, text)]
+                if len(hits) != 1:
+                    problems.append(f"{case.location} {case.name} {text!r}: {hits}")
     assert problems == []
 
 

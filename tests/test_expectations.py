@@ -64,7 +64,7 @@ def test_a_new_failure_in_a_rule_with_a_known_failure_turns_the_run_red(oracle, 
     """Why: expectations were written per rule, so a new regression in a rule that already
     had a known failure stayed xfail, even with --strict-expectations."""
     known = oracle("run", "--engine", "mutant:no_hand_limit", "--rule", "ti4:2.4",
-                   "-k", "eighth")
+                   "-k", "chooses_the_seven_cards")
     assert known.code == 1
     (pytester.path / "r.json").write_text(__import__("json").dumps(known.report))
     assert oracle("expectations", "--from", "r.json", "--out", "known.yaml").code == 0

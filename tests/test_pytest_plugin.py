@@ -25,12 +25,12 @@ def test_pytest_option_runs_the_bundled_suite(pytester, engine_module):
     assert report["engine"]["spec"] == "myengine:factory"
 
 
-def test_ini_setting_names_the_engine(pytester, engine_module):
+def test_ini_setting_names_the_engine(pytester, engine_module, ti4_scenarios):
     engine_module("myengine", ENGINE)
     pytester.makeini("[pytest]\noracle_engine = myengine:factory\n")
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--oracle-rule=ti4:note-4")
     assert result.ret == 0, result.stdout.str()
-    result.stdout.fnmatch_lines(["*2 passed*"])
+    result.stdout.fnmatch_lines([f"*{ti4_scenarios('ti4:note-4')} passed*"])
 
 
 def test_the_plugin_is_inert_without_an_engine(pytester):
@@ -41,12 +41,12 @@ def test_the_plugin_is_inert_without_an_engine(pytester):
     result.stdout.no_fnmatch_line("*rules-oracle conformance*")
 
 
-def test_a_rule_mark_selects_scenarios_with_m(pytester, engine_module):
+def test_a_rule_mark_selects_scenarios_with_m(pytester, engine_module, ti4_scenarios):
     engine_module("myengine", ENGINE)
     result = pytester.runpytest_inprocess("--oracle-engine=myengine:factory",
                                            "-p", "no:cacheprovider", "-m", "rule", "-q")
     assert result.ret == 0
-    result.stdout.fnmatch_lines(["*59 passed*"])
+    result.stdout.fnmatch_lines([f"*{ti4_scenarios()} passed*"])
 
 
 def test_rules_oracle_run_works_in_a_repo_with_its_own_conftest(oracle, pytester):

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from oracle.mutants.harness import game_cases
 from oracle.suite import dispatch
 from oracle.suite.bdd import literal_hint, regex_literals, route_steps, routes_to, share_parses
-from oracle.suite.features import read_feature
 from oracle.suite.games import discover_games
 from oracle.suite.vocabulary import Vocabulary, _may_match, step_modules
 
@@ -25,10 +25,8 @@ GAMES = discover_games()
 
 
 def _steps(game_id: str) -> list[tuple[str, str]]:
-    game = GAMES[game_id]
-    return sorted({(s.kind, s.text) for path in game.feature_files()
-                   for scenario in read_feature(path).scenarios
-                   for run in scenario.rendered() for s in run})  # outlines' rows filled in
+    """Every step of the game's scenarios as they run (an Outline's rows filled in)."""
+    return sorted({step for case in game_cases(GAMES[game_id]) for step in case.steps})
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

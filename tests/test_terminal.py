@@ -83,7 +83,7 @@ def test_a_scenario_failing_before_the_engine_shows_no_other_scenarios_exchanges
     assert len(seeds) == 1 and len(set(seeds)) == 1
 
 
-def test_quiet_verbose_and_version(oracle):
+def test_quiet_verbose_and_version(oracle, ti4_scenarios):
     quiet = oracle("run", "-q", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4")
     assert quiet.code == Exit.FAILED
     table = quiet.out.split("rules-oracle conformance")[1]
@@ -91,7 +91,7 @@ def test_quiet_verbose_and_version(oracle):
     assert "24 rules: 22 pass, 1 fail, 1 untestable" in table
     verbose = oracle("run", "-v", "--rule", "ti4:2.4.1")
     assert verbose.code == Exit.OK
-    assert verbose.out.count("PASSED") == 2
+    assert verbose.out.count("PASSED") == ti4_scenarios("ti4:2.4.1")
     version = oracle("--version", report=False)
     assert version.code == 0 and version.out.startswith("rules-oracle ")
     assert "adapter protocol 1" in version.out

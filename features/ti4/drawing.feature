@@ -1,7 +1,9 @@
 Feature: Drawing action cards
   How action cards reach a hand: the status phase, the Politics strategy
   card, the top of the deck, the reshuffle of a depleted deck, and the order
-  in which several players are dealt.
+  in which several players are dealt. None of these rules is about a
+  particular card: card A, card B, ... are any cards the engine models,
+  picked for each run and shown in the report.
 
   Background:
     Given the players are Alice, Bob and Carol
@@ -9,145 +11,237 @@ Feature: Drawing action cards
   @ti4:2.1
   Rule: 2.1 Each player draws one action card during each status phase
 
-    Scenario: Every player draws one card in the status phase
+    Scenario: Every player draws one card in the status phase, whatever they hold
       Given it is the status phase
-      And the action deck is "Sabotage", "Direct Hit", "Bribery" and 5 other cards
-      When the status phase step "Draw Action Cards" is resolved
-      Then Alice holds 1 card
-      And Bob holds 1 card
+      And Alice holds 2 cards
+      And Bob holds no cards
       And Carol holds 1 card
-      And the action deck is 5 cards
-
-    Scenario: The status phase draw is not available in the action phase
-      Given it is the action phase, Alice's turn
+      And the action deck is 6 cards
       When the status phase step "Draw Action Cards" is resolved
-      Then the action is rejected
-      And Alice holds no cards
+      Then Alice holds 3 cards
+      And Bob holds 1 card
+      And Carol holds 2 cards
+      And the action deck is 3 cards
+
+    Scenario Outline: The status phase draw happens in the status phase only
+      Given it is <phase>
+      And the action deck is 6 cards
+      When the status phase step "Draw Action Cards" is resolved
+      Then the action is <outcome>
+
+      Examples:
+        | phase                          | outcome  |
+        | the status phase               | allowed  |
+        | the action phase, Alice's turn | rejected |
+        | the agenda phase               | rejected |
+        | the strategy phase             | rejected |
 
   @ti4:2.2
   Rule: 2.2 The Politics strategy card draws action cards
 
-    Scenario: The primary ability of Politics draws two action cards
+    Scenario: The primary ability of Politics draws two cards and names a new speaker
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Carol is the speaker
-      And the action deck is "Sabotage", "Direct Hit" and 3 other cards
+      And card A is any card
+      And card B is any other card
+      And Alice holds 1 card
+      And the action deck is card A, card B and 3 other cards
       When Alice resolves the primary ability of Politics, choosing Bob as speaker
-      Then Alice holds "Sabotage" and "Direct Hit"
+      Then Alice holds card A, card B and 1 other card
       And Bob is the speaker
       And the action deck is 3 cards
 
-    Scenario: The secondary ability of Politics spends a strategy token to draw two
+    Scenario Outline: The secondary ability of Politics spends a strategy token to draw two
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
-      And Bob has 1 command token in his strategy pool
-      And the action deck is "Sabotage", "Direct Hit" and 3 other cards
+      And Bob has <tokens> command tokens in his strategy pool
+      And card A is any card
+      And card B is any other card
+      And the action deck is card A, card B and 3 other cards
       When Bob resolves the secondary ability of Politics
-      Then Bob holds "Sabotage" and "Direct Hit"
-      And Bob has 0 command tokens in his strategy pool
+      Then the action is <outcome>
+      And Bob holds <hand>
+      And Bob has <left> command tokens in his strategy pool
 
-    Scenario: The secondary ability of Politics needs a token in the strategy pool
+      Examples:
+        | tokens | outcome  | hand              | left |
+        | 2      | allowed  | card A and card B | 1    |
+        | 0      | rejected | no cards          | 0    |
+
+    Scenario Outline: Only the other players resolve the secondary ability
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
-      And Bob has 0 command tokens in his strategy pool
-      When Bob resolves the secondary ability of Politics
-      Then the action is rejected
-      And Bob holds no cards
+      And the action deck is 5 cards
+      When <player> resolves the secondary ability of Politics
+      Then the action is <outcome>
 
-    Scenario: Neural Motivator adds nothing to the Politics draw
+      Examples:
+        | player | outcome  |
+        | Carol  | allowed  |
+        | Alice  | rejected |
+
+    Scenario: Neural Motivator adds nothing to a Politics draw
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Alice has researched "Neural Motivator"
       And Carol is the speaker
-      And the action deck is "Sabotage", "Direct Hit" and 3 other cards
+      And card A is any card
+      And card B is any other card
+      And the action deck is card A, card B and 3 other cards
       When Alice resolves the primary ability of Politics, choosing Bob as speaker
-      Then Alice holds "Sabotage" and "Direct Hit"
+      Then Alice holds card A and card B
 
   @ti4:2.3
   Rule: 2.3 A draw takes the top card of the action card deck into the hand
 
-    Scenario: Drawing takes the top card
-      Given Alice holds "Direct Hit"
-      And the action deck is "Sabotage", "Bribery" and "Lucky Shot"
-      When Alice draws 1 action card
-      Then Alice holds "Direct Hit" and "Sabotage"
-      And the action deck is "Bribery" and "Lucky Shot"
-
-    Scenario: Drawing two cards takes the top two
-      Given the action deck is "Sabotage", "Bribery" and "Lucky Shot"
-      When Bob draws 2 action cards
-      Then Bob holds "Sabotage" and "Bribery"
-      And the action deck is "Lucky Shot"
+    Scenario Outline: A draw takes the top cards of the deck, in order, into the hand
+      Given card A is any card
+      And card B is any other card
+      And card C is any other card
+      And Alice holds <hand>
+      And the action deck is card A, card B and card C
+      When Alice draws <n> action cards
+      Then Alice holds <after>
+      And the action deck is <rest>
       And the action discard pile is empty
+
+      Examples:
+        | hand     | n | after                             | rest              |
+        | no cards | 1 | card A                            | card B and card C |
+        | no cards | 2 | card A and card B                 | card C            |
+        | 2 cards  | 1 | card A and 2 other cards          | card B and card C |
+        | 2 cards  | 3 | card A, card B, card C and 2 other cards | empty      |
 
   @ti4:note-1
   Rule: Note 1 Players start the game with zero action cards
 
     Scenario: A new game gives nobody an action card
-      # No hand is given, so the engine sets up a player as at the start of a game.
+      # No hand is given, so the engine sets up each player as at the start of a game.
       Then Alice holds no cards
       And Bob holds no cards
       And Carol holds 0 cards as seen by Alice
+
+    Scenario: A player given no hand holds none, beside hands already dealt
+      Given Alice holds 2 cards
+      And the initiative order is Bob, Carol and Alice
+      Then Bob holds no cards
+      And Carol holds no cards
+      And Alice holds 2 cards
 
   @ti4:note-4
   Rule: Note 4 A depleted deck is shuffled from the discard pile at once
 
     Scenario: Drawing the last card reshuffles the discard pile immediately
-      Given the action deck is "Sabotage"
-      And the action discard pile is "Direct Hit", "Bribery" and "Lucky Shot"
+      Given card A is any card
+      And card B is any other card
+      And card C is any other card
+      And the action deck is card A
+      And the action discard pile is card B, card C and 1 other card
       When Alice draws 1 action card
-      Then Alice holds "Sabotage"
-      And the action deck is "Direct Hit", "Bribery" and "Lucky Shot" in any order
+      Then Alice holds card A
+      And the action deck is card B, card C and 1 other card in any order
       And the action discard pile is empty
 
     Scenario: A draw that empties the deck part-way goes on from the new deck
-      Given the action deck is "Sabotage"
-      And the action discard pile is "Direct Hit"
-      When Alice draws 2 action cards
-      Then Alice holds "Sabotage" and "Direct Hit"
+      # Two cards come from the old deck, so an engine that draws too few whatever the deck
+      # holds is told apart from one that stops when the deck runs out.
+      Given card A is any card
+      And card B is any other card
+      And card C is any other card
+      And the action deck is card A and card B
+      And the action discard pile is card C
+      When Alice draws 3 action cards
+      Then Alice holds card A, card B and card C
       And the action deck is empty
+      And the action discard pile is empty
+
+    Scenario: The status phase deal goes on from the reshuffled deck
+      Given it is the status phase
+      And the action deck is 1 card
+      And the action discard pile is 3 cards
+      When the status phase step "Draw Action Cards" is resolved
+      Then Alice holds 1 card
+      And Bob holds 1 card
+      And Carol holds 1 card
+      And the action deck is 1 card
+      And the action discard pile is empty
+
+    Scenario: A Politics draw goes on from the reshuffled deck
+      # Alice's two cards come from the old deck, so an engine whose Politics draws too few
+      # is told apart from one that stops when the deck runs out during Bob's draw.
+      Given it is the action phase, Alice's turn
+      And Alice has the Politics strategy card
+      And the action deck is 3 cards
+      And the action discard pile is 3 cards
+      When Alice resolves the primary ability of Politics, choosing Bob as speaker
+      And Bob resolves the secondary ability of Politics
+      Then Alice holds 2 cards
+      And Bob holds 2 cards
+      And the action deck is 2 cards
       And the action discard pile is empty
 
   @ti4:note-5
   Rule: Note 5 Action cards are dealt out in initiative order
 
-    Scenario: The status phase deals in initiative order, not seat order
+    Scenario Outline: The status phase deals in initiative order, not seat order
       Given it is the status phase
-      And the initiative order is Carol, Alice and Bob
-      And the action deck is "Sabotage", "Direct Hit", "Bribery" and 3 other cards
+      And the initiative order is <first>, <second> and <third>
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And the action deck is card A, card B, card C and 3 other cards
       When the status phase step "Draw Action Cards" is resolved
-      Then Carol holds "Sabotage"
-      And Alice holds "Direct Hit"
-      And Bob holds "Bribery"
+      Then <first> holds card A
+      And <second> holds card B
+      And <third> holds card C
+
+      Examples:
+        | first | second | third |
+        | Carol | Alice  | Bob   |
+        | Bob   | Alice  | Carol |
 
   @ti4:note-5.1
   Rule: Note 5.1 Neural Motivator draws both cards before the next player draws
 
-    Scenario: The Neural Motivator player draws both cards in one turn of the deal
+    Scenario Outline: The Neural Motivator player draws both cards in one turn of the deal
       Given it is the status phase
       And the initiative order is Alice, Bob and Carol
-      And Alice has researched "Neural Motivator"
-      And the action deck is "Sabotage", "Direct Hit", "Bribery", "Lucky Shot" and 2 other cards
+      And <player> has researched "Neural Motivator"
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And the action deck is card A, card B, card C and 3 other cards
       When the status phase step "Draw Action Cards" is resolved
-      Then Alice holds "Sabotage" and "Direct Hit"
-      And Bob holds "Bribery"
-      And Carol holds "Lucky Shot"
+      Then Alice holds <alice>
+      And Bob holds <bob>
+
+      Examples:
+        | player | alice             | bob               |
+        | Alice  | card A and card B | card C            |
+        | Bob    | card A            | card B and card C |
 
   @ti4:note-5.2
   Rule: Note 5.2 The Yssaril player draws and discards before the next player draws
 
-    Scenario: The deal waits for the Yssaril player's Scheming discard
+    Scenario Outline: The deal waits for the Yssaril player's Scheming discard
       Given it is the status phase
       And the initiative order is Alice, Bob and Carol
-      And Alice is the Yssaril player
-      And the action deck is "Sabotage", "Direct Hit", "Bribery", "Lucky Shot" and 2 other cards
+      And <player> is the Yssaril player
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And the action deck is card A, card B, card C, card D and 2 other cards
       When the status phase step "Draw Action Cards" is resolved
-      Then Alice must discard 1 card
-      And Alice holds "Sabotage" and "Direct Hit"
-      And Bob holds no cards
-      And the action deck is "Bribery", "Lucky Shot" and 2 other cards
-      When Alice discards "Direct Hit"
-      Then Alice holds "Sabotage"
-      And Bob holds "Bribery"
-      And Carol holds "Lucky Shot"
-      And the action discard pile is "Direct Hit"
+      Then <player> must discard 1 card
+      And <player> holds <drawn>
+      And Carol holds no cards
+      When <player> discards <discarded>
+      Then Carol holds card D
+      And the action discard pile is <discarded>
+
+      Examples:
+        | player | drawn                         | discarded |
+        | Alice  | card A and card B             | card B    |
+        | Bob    | card B and card C             | card C    |

@@ -1,6 +1,7 @@
 Feature: The action card hand limit
   A hand holds at most seven action cards, a game effect can change that,
-  and the excess goes at once, by the player's choice.
+  and the excess goes at once, by the player's choice, however the cards
+  arrived. None of these rules is about a particular card.
 
   Background:
     Given the players are Alice, Bob and Carol
@@ -8,90 +9,128 @@ Feature: The action card hand limit
   @ti4:2.4
   Rule: 2.4 A hand holds at most seven action cards; the player chooses seven to keep
 
-    Scenario: Seven cards is within the limit
-      Given Alice holds 6 cards
-      And the action deck is "Sabotage" and 2 other cards
-      When Alice draws 1 action card
-      Then no decision is pending
-      And Alice holds 7 cards
+    Scenario Outline: Seven cards are within the limit; more make the player choose seven
+      Given Alice holds <held> cards
+      And the action deck is 4 cards
+      When Alice draws <n> action cards
+      Then <decision>
+      And Alice holds <total> cards
 
-    Scenario: An eighth card makes the player choose seven to keep
-      Given Alice holds "Sabotage", "Repeal Law", "Bribery", "Lucky Shot", "Direct Hit", "Morale Boost" and "Direct Hit"
-      And the action deck is "Insubordination" and 2 other cards
+      Examples:
+        | held | n | decision                | total |
+        | 6    | 1 | no decision is pending  | 7     |
+        | 7    | 1 | Alice must keep 7 cards | 8     |
+        | 5    | 3 | Alice must keep 7 cards | 8     |
+
+    Scenario: The player chooses the seven cards to keep and discards the rest
+      Given card A is any card
+      And card B is any other card
+      And Alice holds card A and 6 other cards
+      And the action deck is card B and 2 other cards
       When Alice draws 1 action card
-      Then Alice must keep 7 cards
-      When Alice keeps "Sabotage", "Repeal Law", "Bribery", "Lucky Shot", "Direct Hit", "Morale Boost" and "Insubordination"
-      Then Alice holds "Sabotage", "Repeal Law", "Bribery", "Lucky Shot", "Direct Hit", "Morale Boost" and "Insubordination"
-      And the action discard pile is "Direct Hit"
+      And Alice keeps all cards but card A
+      Then Alice holds card B and 6 other cards
+      And the action discard pile is card A
       And no decision is pending
 
-    Scenario: Keeping other than seven cards is refused
+    Scenario Outline: Keeping other than seven cards is refused
       Given Alice holds 7 cards
-      And the action deck is "Sabotage" and 2 other cards
-      When Alice draws 1 action card
-      And Alice keeps 6 cards
-      Then the action is rejected
-      And Alice must keep 7 cards
+      And the action deck is 3 cards
+      When Alice draws 2 action cards
+      And Alice keeps <kept> cards
+      Then the action is <outcome>
+
+      Examples:
+        | kept | outcome  |
+        | 7    | allowed  |
+        | 6    | rejected |
+        | 8    | rejected |
+
+    Scenario Outline: A hand goes over the limit whichever way the cards arrive
+      Given it is <phase>
+      And <setup>
+      And card A is any card
+      And Alice holds card A
+      And Bob holds 7 cards
+      And the action deck is 4 cards
+      When <event>
+      Then Bob must keep 7 cards
+
+      Examples:
+        | phase                          | setup                                | event                                                                 |
+        | the action phase, Alice's turn | Carol holds 1 card                   | Bob draws 1 action card                                               |
+        | the status phase               | Carol holds 1 card                   | the status phase step "Draw Action Cards" is resolved                 |
+        | the action phase, Alice's turn | Alice has the Politics strategy card | Bob resolves the secondary ability of Politics                        |
+        | the action phase, Bob's turn   | Bob has the Politics strategy card   | Bob resolves the primary ability of Politics, choosing Carol as speaker |
+        | the action phase, Alice's turn | Alice is the Hacan player            | Alice gives card A to Bob in a transaction                            |
 
   @ti4:2.4.1
   Rule: 2.4.1 A game effect can raise or lower the hand limit
 
-    Scenario: A raised hand limit lets a player hold eight cards
-      Given Alice's hand limit is raised by 1 by a game effect
-      And Alice holds 7 cards
-      And the action deck is "Sabotage" and 2 other cards
-      When Alice draws 1 action card
-      Then no decision is pending
-      And Alice holds 8 cards
+    Scenario Outline: A game effect changes the limit of its player only
+      # Bob, whose limit no effect changes, draws first: his eighth card is over the limit
+      # of seven and he keeps seven, so the base limit is seen to work before Alice's.
+      Given Alice's hand limit is <way> by <n> by a game effect
+      And Alice holds <held> cards
+      And Bob holds 7 cards
+      And the action deck is 4 cards
+      When Bob draws 1 action card
+      And Bob keeps 7 cards
+      And Alice draws 1 action card
+      Then <decision>
+      And Alice holds <total> cards
 
-    Scenario: A lowered hand limit makes a player discard sooner
-      Given Alice's hand limit is lowered by 2 by a game effect
-      And Alice holds 5 cards
-      And the action deck is "Sabotage" and 2 other cards
-      When Alice draws 1 action card
-      Then Alice must keep 5 cards
+      Examples:
+        | way     | n | held | decision                | total |
+        | raised  | 1 | 7    | no decision is pending  | 8     |
+        | raised  | 1 | 8    | Alice must keep 8 cards | 9     |
+        | lowered | 2 | 4    | no decision is pending  | 5     |
+        | lowered | 2 | 5    | Alice must keep 5 cards | 6     |
 
   @ti4:note-10
   Rule: Note 10 The excess is discarded at once: not played, not traded away
 
-    Scenario: A player over the limit cannot play a card to get down to seven
-      Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot" and 6 other cards
-      And Bob has a destroyer
-      And the action deck is "Repeal Law" and 2 other cards
+    Scenario Outline: A player over the limit cannot play a card to get down to it
+      Given card A is any "Action" card
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A and <others> other cards
+      And Alice can play card A
+      And the action deck is 3 cards
       When Alice draws 1 action card
-      And Alice plays "Lucky Shot" targeting Bob's destroyer
-      Then the action is rejected
-      And Alice must keep 7 cards
-      And Bob has 1 destroyer
+      And Alice plays card A
+      Then the action is <outcome>
 
-    Scenario: The Hacan player over the limit cannot trade the excess away
+      Examples:
+        | others | outcome  |
+        | 5      | allowed  |
+        | 6      | rejected |
+
+    Scenario Outline: The Hacan player over the limit cannot trade the excess away
       Given it is the action phase, Alice's turn
       And Alice is the Hacan player
-      And Alice holds "Sabotage" and 6 other cards
-      And the action deck is "Repeal Law" and 2 other cards
+      And card A is any card
+      And Alice holds card A and <others> other cards
+      And the action deck is 3 cards
       When Alice draws 1 action card
-      And Alice gives "Sabotage" to Bob in a transaction
-      Then the action is rejected
-      And Bob holds no cards
-      And Alice must keep 7 cards
+      And Alice gives card A to Bob in a transaction
+      Then the action is <outcome>
+      And Bob holds <received>
 
-    Scenario: The Hacan player within the limit may trade action cards
-      Given it is the action phase, Alice's turn
-      And Alice is the Hacan player
-      And Alice holds "Sabotage" and 5 other cards
-      When Alice gives "Sabotage" to Bob in a transaction
-      Then Bob holds "Sabotage"
-      And Alice holds 5 cards
+      Examples:
+        | others | outcome  | received |
+        | 5      | allowed  | card A   |
+        | 6      | rejected | no cards |
 
     Scenario: The status phase deal waits for an over-limit discard
       Given it is the status phase
       And the initiative order is Alice, Bob and Carol
+      And card A is any card
+      And card B is any other card
       And Alice holds 7 cards
-      And the action deck is "Sabotage", "Repeal Law", "Bribery" and 2 other cards
+      And the action deck is card A, card B and 3 other cards
       When the status phase step "Draw Action Cards" is resolved
       Then Alice must keep 7 cards
       And Bob holds no cards
-      When Alice keeps 7 cards
-      Then Bob holds "Repeal Law"
-      And Carol holds "Bribery"
+      When Alice keeps all cards but card A
+      Then Bob holds card B
+      And the action discard pile is card A

@@ -1,6 +1,9 @@
 Feature: Playing action cards
   When a card may be played, what it may target, how it resolves, and what
-  cancelling it does.
+  cancelling it does. A rule that is not about one card plays "card A": any
+  card of the class it needs that the engine models, picked for each run and
+  shown in the report. Cards are named only where a rule is about them
+  (Sabotage, which cancels; the examples the notes give).
 
   Background:
     Given the players are Alice, Bob and Carol
@@ -8,273 +11,311 @@ Feature: Playing action cards
   @ti4:2.6
   Rule: 2.6 A card's first paragraph gives the timing of its ability
 
-    Scenario: A card is played in its timing window
-      Given it is the action phase
-      And the timing window "At the start of a combat round" is open
-      And Alice holds "Morale Boost"
-      And Alice has a cruiser
-      When Alice plays "Morale Boost"
-      Then the action discard pile is "Morale Boost"
-      And Alice holds no cards
+    Scenario Outline: A card is played in its own timing window, in its own phase
+      Given card A is any <class>
+      And it is <when>
+      And Alice holds card A
+      And Alice can play card A
+      When Alice plays card A
+      Then the action is <outcome>
 
-    Scenario: A card cannot be played outside its timing window
-      Given it is the action phase
-      And the timing window "After you activate a system" is open
-      And Alice holds "Morale Boost"
-      And Alice has a cruiser
-      When Alice plays "Morale Boost"
-      Then the action is rejected
-      And Alice holds "Morale Boost"
+      Examples:
+        | class                          | when                                           | outcome  |
+        | window card of the action phase | card A's timing window on Alice's turn         | allowed  |
+        | window card of the action phase | card A's phase but another timing window       | rejected |
+        | window card of the action phase | card A's timing window but another phase       | rejected |
+        | agenda card                    | card A's timing window                         | allowed  |
+        | agenda card                    | card A's phase but another timing window       | rejected |
+        | agenda card                    | card A's timing window but another phase       | rejected |
 
-    Scenario: A card of the agenda phase cannot be played in the action phase
-      Given it is the action phase, Alice's turn
-      And Alice holds "Bribery"
-      When Alice plays "Bribery"
-      Then the action is rejected
-      And Alice holds "Bribery"
-
-    Scenario: Sabotage needs another player's card being played
-      Given it is the action phase, Alice's turn
+    Scenario Outline: Sabotage answers another player's card while it is being played
+      Given card A is any <class>
+      And it is card A's timing window on Alice's turn
+      And Alice holds <alice holds>
+      And Alice can play card A
       And Bob holds "Sabotage"
-      When Bob plays "Sabotage"
-      Then the action is rejected
-      And Bob holds "Sabotage"
+      When <first>
+      And <second>
+      Then the action is <outcome>
 
-    Scenario: Sabotage cannot cancel a Sabotage
-      Given it is the action phase, Alice's turn
-      And Bob holds "Sabotage"
-      And Alice holds "Lucky Shot" and "Sabotage"
-      And Bob has a destroyer
-      When Alice starts playing "Lucky Shot" targeting Bob's destroyer
-      And Bob starts playing "Sabotage" targeting "Lucky Shot"
-      And Alice starts playing "Sabotage" targeting "Sabotage"
-      Then the action is rejected
+      Examples:
+        | class         | alice holds           | first                                                          | second                                               | outcome  |
+        | "Action" card | card A                | Alice starts playing card A                                    | Bob starts playing "Sabotage" targeting card A       | allowed  |
+        | agenda card   | card A                | Alice starts playing card A                                    | Bob starts playing "Sabotage" targeting card A       | allowed  |
+        | "Action" card | card A                | Alice plays card A                                             | Bob starts playing "Sabotage" targeting card A       | rejected |
+        | "Action" card | card A and "Sabotage" | Alice starts playing card A                                    | Alice starts playing "Sabotage" targeting card A     | rejected |
+        | "Action" card | card A and "Sabotage" | Alice starts playing card A and Bob cancels it with "Sabotage" | Alice starts playing "Sabotage" targeting "Sabotage" | rejected |
 
   @ti4:2.6.1
   Rule: 2.6.1 An "Action" card is a component action, only if it can be completely resolved
 
-    Scenario: An "Action" card is played as the active player's component action
-      Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot"
-      And Bob has a destroyer
-      When Alice plays "Lucky Shot" targeting Bob's destroyer
-      Then Bob has 0 destroyers
-      And Alice holds no cards
+    Scenario Outline: An "Action" card is played as its player's action in the action phase
+      Given card A is any "Action" card
+      And it is <when>
+      And Alice holds card A
+      And Alice can play card A
+      When Alice plays card A
+      Then the action is <outcome>
 
-    Scenario: An "Action" card cannot be played on another player's turn
-      Given it is the action phase, Bob's turn
-      And Alice holds "Lucky Shot"
-      And Bob has a destroyer
-      When Alice plays "Lucky Shot" targeting Bob's destroyer
-      Then the action is rejected
-      And Bob has 1 destroyer
+      Examples:
+        | when                           | outcome  |
+        | the action phase, Alice's turn | allowed  |
+        | the action phase, Bob's turn   | rejected |
+        | the status phase               | rejected |
+        | the agenda phase               | rejected |
 
-    Scenario: An "Action" card cannot be played outside the action phase
-      Given it is the status phase
-      And Alice holds "Lucky Shot"
-      And Bob has a destroyer
-      When Alice plays "Lucky Shot" targeting Bob's destroyer
-      Then the action is rejected
+    Scenario Outline: A component action needs the player's action for the turn
+      Given card A is any "Action" card
+      And it is card A's timing window on Alice's turn
+      And Alice has the Politics strategy card
+      And Alice holds card A
+      And Alice can play card A
+      And the action deck is 3 cards
+      When <before>
+      And Alice plays card A
+      Then the action is <outcome>
 
-    Scenario: A component action that cannot be completely resolved cannot be played
-      Given it is the action phase, Alice's turn
-      And Alice holds "Insubordination"
-      And Bob has 0 command tokens in his tactic pool
-      When Alice plays "Insubordination" targeting Bob
-      Then the action is rejected
-      And Alice holds "Insubordination"
+      Examples:
+        | before                                                                   | outcome  |
+        | Alice reveals card A                                                     | allowed  |
+        | Alice resolves the primary ability of Politics, choosing Bob as speaker  | rejected |
 
-    Scenario: A component action uses the player's action for the turn
-      Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot" and "Insubordination"
-      And Bob has a destroyer
-      And Bob has 2 command tokens in his tactic pool
-      When Alice plays "Lucky Shot" targeting Bob's destroyer
-      And Alice plays "Insubordination" targeting Bob
-      Then the action is rejected
-      And Bob has 2 command tokens in his tactic pool
+    Scenario Outline: A component action that cannot be completely resolved cannot be played
+      Given card A is any "Action" card that may not resolve completely
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And <situation>
+      When Alice plays card A
+      Then the action is <outcome>
+
+      Examples:
+        | situation                                                             | outcome  |
+        | Alice can play card A                                                 | allowed  |
+        | Alice would play card A when its ability cannot be completely resolved | rejected |
 
   @ti4:2.6.2
   Rule: 2.6.2 Same-name cards cannot affect the same thing in one timing window
 
-    Scenario: A second card of the same name cannot affect the same game effect
-      Given it is the action phase
-      And the timing window "At the start of a combat round" is open
-      And Alice holds "Morale Boost" and "Morale Boost"
-      And Alice has a cruiser
-      When Alice plays "Morale Boost"
-      And Alice plays "Morale Boost"
-      Then the action is rejected
-      And Alice holds "Morale Boost"
+    Scenario Outline: A second card of one name cannot affect the same thing in one window
+      Given card A is any window card with copies that can affect the same thing again
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A and card A
+      And Alice can play card A
+      When Alice plays card A
+      And <between>
+      And Alice plays card A
+      Then the action is <outcome>
 
-    Scenario: Same-name cards may affect different units in one window
-      Given it is the action phase
-      And the timing window "After another player's ship uses SUSTAIN DAMAGE to cancel a hit produced by your units or abilities" is open
-      And Alice holds "Direct Hit" and "Direct Hit"
-      And Bob has 2 dreadnoughts
-      When Alice plays "Direct Hit" targeting Bob's dreadnought
-      And Alice plays "Direct Hit" targeting Bob's dreadnought 2
-      Then Bob has 0 dreadnoughts
+      Examples:
+        | between                                 | outcome  |
+        | all players pass                        | rejected |
+        | the timing window of card A opens again | allowed  |
 
-    Scenario: The same card may be played again in a new window
-      Given it is the action phase
-      And the timing window "At the start of a combat round" is open
-      And Alice holds "Morale Boost" and "Morale Boost"
-      And Alice has a cruiser
-      When Alice plays "Morale Boost"
-      And the timing window "At the start of a combat round" opens
-      And Alice plays "Morale Boost"
-      Then Alice holds no cards
-
-    Scenario: A cancelled card does not count as played in the window
-      Given it is the action phase
-      And the timing window "At the start of a combat round" is open
-      And Alice holds "Morale Boost" and "Morale Boost"
-      And Alice has a cruiser
-      And Bob holds "Sabotage"
-      When Alice plays "Morale Boost" and Bob cancels it with "Sabotage"
-      And Alice plays "Morale Boost"
-      Then Alice holds no cards
-      And the action discard pile is "Morale Boost", "Morale Boost" and "Sabotage" in any order
+    Scenario: Cards of one name may affect different things in one window
+      Given card A is any window card with copies aimed at a player
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A and card A
+      And Alice can play card A at Bob
+      And Alice can play card A at Carol
+      When Alice plays card A at Bob
+      And Alice plays card A at Carol
+      Then the effect of card A has happened
+      And Alice holds no cards
 
   @ti4:2.7
   Rule: 2.7 A played card resolves, then goes to the action discard pile
 
-    Scenario: A played card resolves and is then discarded
-      Given it is the action phase, Alice's turn
-      And Alice holds "Repeal Law"
-      And the law "Minister of Commerce" is in play
-      And the action discard pile is "Bribery"
-      When Alice plays "Repeal Law" targeting the law "Minister of Commerce"
-      Then the law "Minister of Commerce" is not in play
-      And the action discard pile is "Repeal Law" and "Bribery"
+    Scenario Outline: A played card resolves, then goes to the action discard pile
+      Given card A is any <class>
+      And card B is any other card
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And Alice can play card A
+      And the action deck is 2 cards
+      And the action discard pile is card B
+      When Alice plays card A
+      Then the effect of card A has happened
       And Alice holds no cards
+      And the action discard pile is card A and card B in any order
 
-    Scenario: The card resolves only when every player has passed
-      Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot"
-      And Bob has a destroyer
-      When Alice starts playing "Lucky Shot" targeting Bob's destroyer
-      Then Bob has 1 destroyer
+      Examples:
+        | class                                                |
+        | "Action" card                                        |
+        | window card of the action phase that shows its effect |
+        | agenda card                                          |
+
+    Scenario: A card resolves only when every player has passed, and is discarded then
+      Given card A is any "Action" card
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And Alice can play card A
+      When Alice starts playing card A
+      Then the effect of card A has not happened
+      And Alice holds no cards
+      And the action discard pile is empty
       When all players pass
-      Then Bob has 0 destroyers
-      And the action discard pile is "Lucky Shot"
+      Then the effect of card A has happened
+      And the action discard pile is card A
 
-    Scenario: A card that is not in the hand cannot be played
-      Given it is the action phase, Alice's turn
-      And Alice holds "Bribery"
-      And Bob has a destroyer
-      When Alice plays "Lucky Shot" targeting Bob's destroyer
-      Then the action is rejected
-      And Bob has 1 destroyer
+    Scenario Outline: A card that is not in the hand cannot be played
+      Given card A is any "Action" card
+      And card B is any other card
+      And it is card A's timing window on Alice's turn
+      And Alice holds <hand>
+      And Alice can play card A
+      When Alice plays card A
+      Then the action is <outcome>
+
+      Examples:
+        | hand   | outcome  |
+        | card A | allowed  |
+        | card B | rejected |
 
   @ti4:2.8
   Rule: 2.8 A cancelled card has no effect and is discarded
 
-    Scenario: Sabotage cancels a card: no effect, both discarded
-      Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot"
+    Scenario Outline: A cancelled card has no effect and is discarded, in every phase
+      Given card A is any <class>
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And Alice can play card A
       And Bob holds "Sabotage"
-      And Bob has a destroyer
-      When Alice plays "Lucky Shot" targeting Bob's destroyer and Bob cancels it with "Sabotage"
-      Then Bob has 1 destroyer
+      When Alice plays card A and Bob cancels it with "Sabotage"
+      Then the effect of card A has not happened
       And Alice holds no cards
       And Bob holds no cards
-      And the action discard pile is "Lucky Shot" and "Sabotage" in any order
+      And the action discard pile is card A and "Sabotage" in any order
+
+      Examples:
+        | class                                                |
+        | "Action" card                                        |
+        | window card of the action phase that shows its effect |
+        | agenda card                                          |
 
   @ti4:note-6
   Rule: Note 6 After a card is cancelled, its owner may play a second copy
 
-    Scenario: A second copy may be played after Sabotage cancels the first
-      Given it is the action phase
-      And the timing window "After another player's ship uses SUSTAIN DAMAGE to cancel a hit produced by your units or abilities" is open
-      And Alice holds "Direct Hit" and "Direct Hit"
+    Scenario Outline: A second copy may be played once the first is cancelled
+      Given card A is any window card with copies that can affect the same thing again
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A and card A
+      And Alice can play card A
       And Bob holds "Sabotage"
-      And Bob has a dreadnought
-      When Alice plays "Direct Hit" targeting Bob's dreadnought and Bob cancels it with "Sabotage"
-      And Alice plays "Direct Hit" targeting Bob's dreadnought
-      Then Bob has 0 dreadnoughts
-      And Alice holds no cards
+      When <first>
+      And Alice plays card A
+      Then the action is <outcome>
 
-    Scenario: A cancelled component action does not use the player's action
-      Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot" and "Insubordination"
+      Examples:
+        | first                                                  | outcome  |
+        | Alice plays card A and Bob cancels it with "Sabotage"  | allowed  |
+        | Alice plays card A                                     | rejected |
+
+    Scenario Outline: A cancelled component action does not use the player's action
+      Given card A is any "Action" card
+      And it is card A's timing window on Alice's turn
+      And Alice has the Politics strategy card
+      And Alice holds card A
+      And Alice can play card A
       And Bob holds "Sabotage"
-      And Bob has a destroyer
-      And Bob has 2 command tokens in his tactic pool
-      When Alice plays "Lucky Shot" targeting Bob's destroyer and Bob cancels it with "Sabotage"
-      And Alice plays "Insubordination" targeting Bob
-      Then Bob has 1 command token in his tactic pool
+      And the action deck is 3 cards
+      When <first>
+      And Alice resolves the primary ability of Politics, choosing Bob as speaker
+      Then the action is <outcome>
+
+      Examples:
+        | first                                                  | outcome  |
+        | Alice plays card A and Bob cancels it with "Sabotage"  | allowed  |
+        | Alice plays card A                                     | rejected |
 
   @ti4:note-7
   Rule: Note 7 A player cannot target themselves with offensive action cards
 
-    Scenario: Lucky Shot cannot destroy the player's own ship
+    Scenario Outline: An offensive card cannot be aimed at its own player
+      Given card A is any <class>
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And Alice can play card A at Alice
+      And Alice can play card A at Bob
+      When Alice plays card A at <target>
+      Then the action is <outcome>
+
+      Examples:
+        | class                   | target | outcome  |
+        | offensive "Action" card | Bob    | allowed  |
+        | offensive "Action" card | Alice  | rejected |
+        | offensive window card   | Bob    | allowed  |
+        | offensive window card   | Alice  | rejected |
+
+    Scenario Outline: Lucky Shot cannot destroy the player's own ship
       Given it is the action phase, Alice's turn
       And Alice holds "Lucky Shot"
       And Alice has a destroyer
       And Bob has a destroyer
-      When Alice plays "Lucky Shot" targeting Alice's destroyer
-      Then the action is rejected
-      And Alice has 1 destroyer
+      When Alice plays "Lucky Shot" targeting <owner>'s destroyer
+      Then the action is <outcome>
 
-    Scenario: Insubordination cannot target the player who plays it
-      Given it is the action phase, Alice's turn
-      And Alice holds "Insubordination"
-      And Alice has 2 command tokens in her tactic pool
-      When Alice plays "Insubordination" targeting Alice
-      Then the action is rejected
-      And Alice has 2 command tokens in her tactic pool
-
-    Scenario: Offensive cards may target another player
-      Given it is the action phase, Alice's turn
-      And Alice holds "Insubordination"
-      And Bob has 2 command tokens in his tactic pool
-      When Alice plays "Insubordination" targeting Bob
-      Then Bob has 1 command token in his tactic pool
+      Examples:
+        | owner | outcome  |
+        | Bob   | allowed  |
+        | Alice | rejected |
 
   @ti4:note-8
   Rule: Note 8 "Any number", "up to" and "each" targets may be zero
 
-    Scenario: A card that spends any number of trade goods may spend none
-      Given it is the agenda phase
-      And the timing window "After the speaker votes on an agenda" is open
-      And Alice holds "Bribery"
-      And Alice has 0 trade goods
-      When Alice plays "Bribery" targeting 0 trade goods
-      Then Alice holds no cards
-      And the action discard pile is "Bribery"
+    Scenario Outline: A card aimed at any number or each of some objects may affect none
+      Given card A is any <class>
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And Alice would play card A when it would affect zero objects
+      When Alice plays card A
+      Then the action is allowed
+      And Alice holds no cards
+      And the action discard pile is card A
 
-    Scenario: A card that affects each of a player's units may be played with none
-      Given it is the action phase
-      And the timing window "At the start of a combat round" is open
-      And Alice holds "Morale Boost"
-      When Alice plays "Morale Boost"
-      Then Alice holds no cards
-      And the action discard pile is "Morale Boost"
+      Examples:
+        | class                                  |
+        | card aimed at "any number" of objects  |
+        | card aimed at "each" object            |
 
-    Scenario: Spending some of any number of trade goods
-      Given it is the agenda phase
-      And the timing window "After the speaker votes on an agenda" is open
-      And Alice holds "Bribery"
-      And Alice has 3 trade goods
-      When Alice plays "Bribery" targeting 2 trade goods
-      Then Alice has 1 trade good
+    Scenario: A card aimed at any number of objects may affect some of them
+      Given card A is any card aimed at "any number" of objects
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And Alice can play card A
+      When Alice plays card A
+      Then the effect of card A has happened
 
   @ti4:note-9
   Rule: Note 9 A card that targets a specific number of objects needs them to exist
 
+    Scenario Outline: A card aimed at specific objects cannot be played when none exists
+      Given card A is any <class>
+      And it is card A's timing window on Alice's turn
+      And Alice holds card A
+      And <situation>
+      When Alice plays card A
+      Then the action is <outcome>
+
+      Examples:
+        | class                                 | situation                                                   | outcome  |
+        | window card aimed at specific objects | Alice can play card A                                       | allowed  |
+        | window card aimed at specific objects | Alice would play card A when nothing it could target exists | rejected |
+        | window card aimed at specific objects | Alice would play card A when its target does not exist      | rejected |
+        | card aimed at specific objects        | Alice can play card A                                       | allowed  |
+        | card aimed at specific objects        | Alice would play card A when nothing it could target exists | rejected |
+        | card aimed at specific objects        | Alice would play card A when its target does not exist      | rejected |
+
     Scenario: Repeal Law cannot be played when no law is in play
+      Twin: Repeal Law can be played when a law is in play
       Given it is the action phase, Alice's turn
       And Alice holds "Repeal Law"
       When Alice plays "Repeal Law" targeting the law "Minister of Commerce"
       Then the action is rejected
-      And Alice holds "Repeal Law"
 
-    Scenario: Lucky Shot cannot be played when no other player has an eligible ship
+    Scenario: Repeal Law can be played when a law is in play
       Given it is the action phase, Alice's turn
-      And Alice holds "Lucky Shot"
-      And Bob has an infantry
-      When Alice plays "Lucky Shot" targeting Bob's infantry
-      Then the action is rejected
-      And Bob has 1 infantry
+      And Alice holds "Repeal Law"
+      And the law "Minister of Commerce" is in play
+      When Alice plays "Repeal Law" targeting the law "Minister of Commerce"
+      Then the action is allowed
+      And the law "Minister of Commerce" is not in play

@@ -37,7 +37,7 @@ from oracle.plugin.run import scenario_seed
 from oracle.plugin.verdicts import judge
 from oracle.report.model import Status
 from oracle.scenario.world import ScenarioWorld
-from oracle.suite.bdd import rendered_scenarios
+from oracle.suite.bdd import rendered_scenarios, row_name
 from oracle.suite.features import read_feature
 from oracle.suite.games import Game
 from oracle.suite.lint import rule_tags
@@ -82,7 +82,8 @@ def _cases(game_id: str, files: tuple[Path, ...]) -> tuple[Case, ...]:
             for rendered in rendered_scenarios(path, doc.name):
                 test_name = names[doc.name] + (
                     f"[{rendered.example_id}]" if rendered.example_id is not None else "")
-                cases.append(Case(game_id, doc.name, test_name, rules,
+                cases.append(Case(game_id, row_name(doc.name, dict(rendered.row)), test_name,
+                                  rules,
                                   f"{path.parent.name}/{path.name}:{doc.line}",
                                   tuple((kind, text) for kind, text, _ in rendered.steps)))
     return tuple(cases)

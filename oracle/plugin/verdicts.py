@@ -19,7 +19,7 @@ from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
 from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import EngineLacks, RuleViolation
-from oracle.suite.bdd import scenario_behind
+from oracle.suite.bdd import example_row, row_name, scenario_behind
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
@@ -119,6 +119,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     rules = rules_of(item)
     behind = scenario_behind(getattr(item, "obj", None))
     name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
+    name = row_name(name, example_row(item))
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
     status, blame = judge(world, call.excinfo.value if call.excinfo else None)
     message = ""

@@ -25,12 +25,22 @@ if TYPE_CHECKING:
     from oracle.suite.games import Game
 
 
+#: The keys of a recipe (or of one of its situations) that are not flags.
+RECIPE_KEYS = frozenset({"given", "target", "effect", "no_effect", "when"})
+
+
 @dataclass(frozen=True)
 class Recipe:
     """How the scenarios play one card: Given lines, a target, Then lines for its effect.
 
     Lines are step texts of the game's DSL with ``{player}`` (who plays the card) and
-    ``{other}`` (the next player in seat order) filled in.
+    ``{other}`` (the player it is aimed at: the one a step names with 'at Bob', else the
+    next player in seat order) filled in.
+
+    ``situations`` are named variants (``when:`` in ``plays.yaml``) for rules about the
+    edges of a play ("nothing it could target exists", "it would affect zero objects"):
+    each overrides the keys it gives. ``flags`` are any other keys (``offensive: true``):
+    facts about the card a class can ask for (``has:``).
     """
 
     card: str
@@ -38,11 +48,40 @@ class Recipe:
     target: str | None = None
     effect: tuple[str, ...] = ()
     no_effect: tuple[str, ...] = ()
+    situations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    flags: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, card: str, data: Mapping[str, Any]) -> Recipe:
+        data = data or {}
         return cls(card, tuple(data.get("given") or ()), data.get("target"),
-                   tuple(data.get("effect") or ()), tuple(data.get("no_effect") or ()))
+                   tuple(data.get("effect") or ()), tuple(data.get("no_effect") or ()),
+                   dict(data.get("when") or {}),
+                   frozenset(k for k, v in data.items() if k not in RECIPE_KEYS and v))
+
+    def has(self, key: str) -> bool:
+        """Whether the recipe has a situation or a flag of this name, or lines under this
+        key (``effect``: a visible effect): what a class's ``has:`` asks for."""
+        if key in ("given", "effect", "no_effect", "target"):
+            return bool(getattr(self, key))
+        return key in self.situations or key in self.flags
+
+    def situation(self, name: str | None) -> Recipe:
+        """The recipe in one of its situations (the keys it gives replace the card's)."""
+        if name is None:
+            return self
+        if name not in self.situations:
+            known = ", ".join(repr(s) for s in self.situations) or "none"
+            raise ScenarioError(f"the recipe for {self.card!r} has no situation {name!r} "
+                                f"(its situations: {known}); a class whose cards all have it "
+                                f"says so with has: [{name}]")
+        data = self.situations[name] or {}
+
+        def lines(key: str) -> tuple[str, ...]:
+            return tuple(data[key] or ()) if key in data else getattr(self, key)
+
+        return Recipe(self.card, lines("given"), data.get("target", self.target),
+                      lines("effect"), lines("no_effect"))
 
     def lines(self, which: str, player: str, other: str) -> list[str]:
         return [line.format(player=player, other=other) for line in getattr(self, which)]
@@ -70,15 +109,24 @@ def class_members(game: Game, name: str) -> list[str]:
     A dotted field looks inside a mapping (``effect.ducats``), or inside a list of mappings
     (``actions.kinds: reaction``: one of the card's ``actions`` is a reaction), whose values
     are then tested as one list.
+
+    ``has: [KEY, ...]`` asks for cards whose recipe has each situation or flag
+    (``offensive``, "nothing it could target exists"): facts about what a card does, which
+    the card facts do not hold.
     """
     classes = game.plays["classes"]
     if name not in classes:
         known = ", ".join(repr(c) for c in classes) or "none"
         raise ScenarioError(f"{game.id} has no card class {name!r} (classes: {known}); they "
                             f"are declared in {game.folder / (game.plays_file or 'plays.yaml')}")
-    wanted = classes[name] or {}
-    return [f["name"] for f in card_facts(game) if all(_fits(_field(f, k), v)
-                                                       for k, v in wanted.items())]
+    wanted = dict(classes[name] or {})
+    has = list(wanted.pop("has", None) or ())
+    recipes = game.plays["recipes"]
+    return [f["name"] for f in card_facts(game)
+            if all(_fits(_field(f, k), v) for k, v in wanted.items())
+            and (not has or (f["name"] in recipes
+                             and all(Recipe.of(f["name"], recipes[f["name"]]).has(h)
+                                     for h in has)))]
 
 
 def _field(fact: Mapping[str, Any], key: str) -> Any:
@@ -141,6 +189,10 @@ class CardTable:
     choices: list[str] = field(default_factory=list)
     #: Who plays each card variable (from 'can play' or the play step): its recipe's player.
     players: dict[str, str] = field(default_factory=dict)
+    #: Whom each card variable is aimed at ('at Bob'): its recipe's ``{other}``.
+    aims: dict[str, str] = field(default_factory=dict)
+    #: The recipe situation each card variable is played in ('when ...').
+    situations: dict[str, str] = field(default_factory=dict)
     _specs: dict[str, str] = field(default_factory=dict)
 
     def capability(self, card: str) -> str:
@@ -157,6 +209,10 @@ class CardTable:
             raise ScenarioError(f"{self.game.id} has no recipe for playing {card!r}; add one "
                                 f"to {self.game.folder / (self.game.plays_file or 'plays.yaml')}")
         return Recipe.of(card, data)
+
+    def recipe_of(self, ref: str) -> Recipe:
+        """The recipe of a card variable, in the situation a 'can play ... when' step chose."""
+        return self.recipe(self.name(CardRef(ref))).situation(self.situations.get(ref))
 
     def bind(self, ref: str, spec: str) -> str:
         """Bind ``card REF`` to a named card (``"Sabotage"``) or ``any [other] CLASS``."""

@@ -22,7 +22,7 @@ knows no game: concepts and diagnostics come from the game's manifest.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 View = Mapping[str, Any]
@@ -38,6 +38,9 @@ class Transition:
     accepted: bool
     before: View
     after: View
+    #: The state the scenario set up (what its Given steps said, not what the engine made
+    #: of it): a diagnostic may read what the rules start from, e.g. a player's modifiers.
+    given: View = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ so that a failed check can be charged to the rule that was really broken
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -128,7 +129,9 @@ class ScenarioWorld:
     def cards_for(self, deck: str, pile: Pile) -> list[str]:
         """The concrete cards a Given pile description stands for (filler included)."""
         named = self.names(pile.cards)
-        mentioned = self._mentioned_cards() | set(named)
+        # Filler avoids every card the scenario names, bound variables included, so that a
+        # check of card A can only see the card A the scenario placed.
+        mentioned = self._mentioned_cards() | set(named) | set(self.cards.bindings.values())
         return [*named, *self.cards.filler(deck, pile.hidden + pile.others, mentioned)]
 
     def _mentioned_cards(self) -> set[str]:
@@ -227,12 +230,13 @@ class ScenarioWorld:
         """The actions sent so far with the referee's views around each (asks for the view
         after the last one, the only one not seen yet)."""
         out: list[Transition] = []
+        given = copy.deepcopy(self.state)
         for i, (text, kind, action, reply, before, after) in enumerate(self.history):
             if after is None:
                 after = (self.history[i + 1][4] if i + 1 < len(self.history)
                          else self.referee_view())
             out.append(Transition(text, kind, action, isinstance(reply, Accepted), before,
-                                  after))
+                                  after, given))
         return out
 
     def blame(self, failure: RuleViolation) -> Blame | None:

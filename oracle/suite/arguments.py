@@ -117,6 +117,9 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("cards", 'cards: "Sabotage", card A and "Bribery"', lambda game, text: _cards(text),
          values="card"),
     Kind("pile", PILE_GRAMMAR, lambda game, text: _pile(text), values="card"),
+    Kind("kept cards", f"{PILE_GRAMMAR}; or 'all cards but' and a card list (all cards but "
+         "card A)", lambda game, text: _cards(text.removeprefix("all cards but "))
+         if text.startswith("all cards but ") else _pile(text), values="card"),
     Kind("card spec", 'a card quoted ("Sabotage"), or any <card class>, or any other '
          '<card class> (one not bound yet): any "Action" card',
          lambda game, text: _card_spec(text), values="card class"),

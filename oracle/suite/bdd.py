@@ -15,7 +15,7 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -37,6 +37,7 @@ __all__ = [
     "GherkinParseError",
     "RenderedScenario",
     "StepFunctionContext",
+    "example_row",
     "gherkin_document",
     "literal_hint",
     "python_names",
@@ -286,6 +287,19 @@ def scenario_behind(test_function: object) -> tuple[str, Path, int] | None:
     return template.name, Path(template.feature.filename), template.line_number
 
 
+def example_row(item: object) -> dict[str, str] | None:
+    """The example row a Scenario Outline's test runs with (None for a plain scenario)."""
+    callspec = getattr(item, "callspec", None)
+    row = getattr(callspec, "params", {}).get("_pytest_bdd_example") if callspec else None
+    return {str(k): str(v) for k, v in row.items()} if row else None
+
+
+def row_name(name: str, row: Mapping[str, str] | None) -> str:
+    """How the report names one row of a Scenario Outline: each row is a scenario of its
+    own, named by its values ("Name [Bob | rejected]")."""
+    return f"{name} [{' | '.join(row.values())}]" if row else name
+
+
 @dataclass(frozen=True)
 class RenderedScenario:
     """One runnable scenario as pytest-bdd would run it: an outline gives one per example row.
@@ -299,6 +313,7 @@ class RenderedScenario:
     line: int
     example_id: str | None
     steps: tuple[tuple[str, str, int], ...]
+    row: tuple[tuple[str, str], ...] = ()  # the example row's (column, value) pairs
 
 
 def rendered_scenarios(path: Path, name: str) -> list[RenderedScenario]:
@@ -313,5 +328,6 @@ def rendered_scenarios(path: Path, name: str) -> list[RenderedScenario]:
         scenario = template.render(context)
         out.append(RenderedScenario(
             scenario.name, template.line_number, example_id,
-            tuple((s.type, s.name, s.line_number) for s in scenario.steps)))
+            tuple((s.type, s.name, s.line_number) for s in scenario.steps),
+            tuple((str(k), str(v)) for k, v in context.items())))
     return out

@@ -91,6 +91,11 @@ class _Asker:
     game: Game
     cards: CardTable
 
+    def names(self, cards: Any) -> list[str]:
+        """Card words as names, as ``ScenarioWorld.names`` (a step's needs may read the
+        facts of the card a variable is bound to)."""
+        return self.cards.names(cards)
+
 
 def step_needs(game: Game, cards: CardTable, steps: Iterable[tuple[str, str]]
                ) -> list[tuple[str, ...]]:

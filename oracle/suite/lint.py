@@ -340,12 +340,15 @@ def _check_plays(game: Game, words: Vocabulary) -> list[Problem]:
             problems.append(Problem(path, 1, card, f"a recipe for {card!r}, which is not a "
                                     f"card of {game.id}" + (f"; did you mean {near}?"
                                                             if near else "")))
-        for kind, key in (("given", "given"), ("then", "effect"), ("then", "no_effect")):
-            for line in (recipe or {}).get(key) or ():
-                text = line.format(player="Alice", other="Bob")
-                if not words.match(kind, text):
-                    problems.append(Problem(path, 1, f"{card}: {line}",
-                                            f"no {kind} step matches this {key} line"))
+        situations = (recipe or {}).get("when") or {}
+        parts = [("", recipe or {}), *((f" when {s}", p or {}) for s, p in situations.items())]
+        for where, part in parts:
+            for kind, key in (("given", "given"), ("then", "effect"), ("then", "no_effect")):
+                for line in part.get(key) or ():
+                    text = line.format(player="Alice", other="Bob")
+                    if not words.match(kind, text):
+                        problems.append(Problem(path, 1, f"{card}{where}: {line}",
+                                                f"no {kind} step matches this {key} line"))
     for name in game.plays["classes"]:
         from oracle.scenario.cards import class_members
         from oracle.scenario.outcomes import ScenarioError

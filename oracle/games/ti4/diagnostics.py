@@ -3,12 +3,17 @@
 Each diagnostic stands for one concept, which ``features/ti4/game.yaml`` maps to the rule
 that states it (``oracle.scenario.diagnosis`` explains how a failed scenario is charged).
 They are conservative on purpose: each checks only what its rule says for every action of
-its kinds, so that a slip in another rule never trips it.
+its kinds, so that a slip in another rule never trips it. Where another rule can change the
+count (Scheming's extra card, Neural Motivator's second card, a modified hand limit), the
+diagnostic reads the scenario's own setup (``Transition.given``), never the engine's view of
+it, and leaves those players to the diagnostic of the rule that covers them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
 
 from oracle.scenario.diagnosis import (
     Diagnostic,
@@ -23,62 +28,332 @@ from oracle.scenario.diagnosis import (
 
 DECK = "action"
 DRAWS = frozenset({"draw", "status_draw", "politics_primary", "politics_secondary"})
+POLITICS = frozenset({"politics_primary", "politics_secondary"})
+SABOTAGE = "Sabotage"
+BASE_HAND_LIMIT = 7
+POLITICS_DRAW = 2
+
+
+# -- reading what the scenario set up -------------------------------------------------------
+
+
+def _given_player(t: Transition, name: str) -> Mapping[str, Any]:
+    for entry in t.given.get("players") or ():
+        if entry.get("name") == name:
+            return entry
+    return {}
+
+
+def _yssaril(t: Transition, name: str) -> bool:
+    return _given_player(t, name).get("faction") == "Yssaril"
+
+
+def _plain_drawer(t: Transition, name: str) -> bool:
+    """A player whose draws no ability changes (no Scheming, no Neural Motivator)."""
+    entry = _given_player(t, name)
+    return entry.get("faction") != "Yssaril" and "Neural Motivator" not in (
+        entry.get("technologies") or ())
+
+
+def _modifier(t: Transition, name: str) -> int:
+    return int(_given_player(t, name).get("hand_limit_modifier") or 0)
+
+
+@lru_cache(maxsize=1)
+def _component_actions() -> frozenset[str]:
+    from oracle.games.ti4.cards import load_card_facts
+
+    return frozenset(f.name for f in load_card_facts() if f.is_component_action)
+
+
+# -- drawing (ti4:2.1, ti4:2.2, ti4:2.3, ti4:note-1, ti4:note-4) -----------------------------
 
 
 def _drawn(t: Transition) -> list[str]:
     return [c for cards in hands_gained(t).values() for c in cards]
 
 
+def _discarded(t: Transition) -> list[str]:
+    """Cards the discard pile gained in a transition that did not reshuffle it (a reshuffle
+    takes the pile away; ValueError, inconclusive, when it did)."""
+    before, after = discard_pile(t.before, DECK), discard_pile(t.after, DECK)
+    if not contains(after, before):
+        raise ValueError("the discard pile was reshuffled")
+    return gained(before, after)
+
+
+def _taken(t: Transition) -> list[str]:
+    """What left the deck for a hand, including cards the engine discarded from the hand in
+    the same step (a limit or Scheming applied without asking: other rules' business)."""
+    try:
+        return _drawn(t) + _discarded(t)
+    except ValueError:
+        return _drawn(t)
+
+
 def _available(t: Transition) -> int:
     return len(draw_pile(t.before, DECK)) + len(discard_pile(t.before, DECK))
 
 
+def starting_hands(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-1: a player the scenario gave no hand starts the game with none."""
+    if i:
+        return None
+    t = history[0]
+    for entry in t.given.get("players") or ():
+        if "hand" not in entry and hand(t.before, entry["name"]):
+            return (f"{entry['name']}, given no hand, started with "
+                    f"{len(hand(t.before, entry['name']))} card(s)")
+    return None
+
+
 def draw_from_top(history: Sequence[Transition], i: int) -> str | None:
-    """ti4:2.3: a draw takes the top cards of the deck into a hand."""
+    """ti4:2.3: a draw takes the top cards of the deck into a hand; they leave the deck."""
     t = history[i]
-    drawn = _drawn(t)
-    wanted = int(t.action.get("count", 1)) if t.kind == "draw" else 0
-    if t.kind == "draw" and wanted and not drawn and _available(t):
-        return f"{t.action.get('player')} drew no card"
-    top = draw_pile(t.before, DECK)[: len(drawn)]
+    drawn = _taken(t)
+    deck = draw_pile(t.before, DECK)
+    top = deck[: len(drawn)]
     if not contains(drawn, top):
         return (f"the cards that reached hands were {sorted(drawn)}, not the top of the deck "
                 f"{top}")
+    # A deck the draw emptied is rebuilt at once: what it holds then is ti4:note-4's business.
+    if len(deck) > len(drawn) and draw_pile(t.after, DECK) != deck[len(drawn):]:
+        return (f"after {len(drawn)} card(s) were drawn the deck is "
+                f"{draw_pile(t.after, DECK)}, not {deck[len(drawn):]}")
+    if t.kind == "draw":
+        player, wanted = t.action.get("player"), int(t.action.get("count", 1))
+        got = len(hands_gained(t).get(player, []))
+        extra = 1 if _yssaril(t, player) else 0
+        if got < min(wanted, len(deck)) or (len(deck) >= wanted + extra
+                                             and not wanted <= got <= wanted + extra):
+            return (f"{player} was to draw {wanted} card(s) from a deck of {len(deck)} and "
+                    f"received {got}")
+    return None
+
+
+def _ability_cards(t: Transition, name: str) -> int:
+    """The cards a player's abilities add to a status phase draw (Neural Motivator, and
+    Scheming's extra card, discarded later): other rules' counts, added, never checked."""
+    entry = _given_player(t, name)
+    return int(_yssaril(t, name)) + int("Neural Motivator" in (entry.get("technologies") or ()))
+
+
+def _cards_in_play(view: Mapping[str, Any]) -> int:
+    return (len(draw_pile(view, DECK)) + len(discard_pile(view, DECK))
+            + sum(len(hand(view, p)) for p in view["players"]) + len(_stack(view)))
+
+
+def cards_conserved(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.3: a drawn card moves from the deck to a hand; a draw makes no card and loses
+    none. (Judged after the reshuffle's own diagnostic, which speaks for a pile it mishandled.)"""
+    t = history[i]
+    before, after = _cards_in_play(t.before), _cards_in_play(t.after)
+    if before != after:
+        return f"the draw left {after} action cards in the game, not {before}"
     return None
 
 
 def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
-    """ti4:2.1: the status phase draw gives cards to players."""
+    """ti4:2.1: the status phase deals one card to every player, plus what their abilities
+    add (another rule says when: the deal pauses for a decision, then goes on)."""
     t = history[i]
+    gains = hands_gained(t)
     if not _drawn(t) and _available(t):
         return "nobody received a card"
+    for player, cards in gains.items():
+        if len(cards) > 1 + _ability_cards(t, player):
+            return f"{player} received {len(cards)} cards in the status phase, not one"
+    needed = sum(1 + _ability_cards(t, p) for p in gains)
+    if not t.after.get("pending") and len(draw_pile(t.before, DECK)) >= needed:
+        skipped = [p for p, cards in gains.items() if not cards]
+        if skipped:
+            return f"the status phase dealt no card to {', '.join(skipped)}"
+    return None
+
+
+def deal_order(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-5: several players are dealt in initiative order. Judged on the players
+    whose abilities leave their draw alone and who received one card: the earlier in the
+    initiative order the scenario set, the nearer the top of the deck their card was
+    (where Neural Motivator's or Scheming's cards go is ti4:note-5.1's and 5.2's)."""
+    t = history[i]
+    order = list(t.given["initiative"])
+    deck = draw_pile(t.before, DECK)
+    gains = hands_gained(t)
+    served = [p for p in order if gains.get(p)]
+    if t.after.get("pending") and served != order[:len(served)]:
+        # A deal that paused for a decision has served the first players in the order.
+        return (f"the deal paused after serving {', '.join(served)}, not the first of "
+                f"{', '.join(order)}")
+    dealt = [p for p in order if len(gains.get(p, [])) == 1 and _plain_drawer(t, p)]
+    total = sum(len(cards) for cards in gains.values())
+    if total > len(deck) or any(deck[:total].count(gains[p][0]) != 1 for p in dealt):
+        return None  # a reshuffle mid-deal, or a card the deck top holds twice
+    position = {p: deck.index(gains[p][0]) for p in dealt}
+    actual = sorted(dealt, key=position.__getitem__)
+    if actual != dealt:
+        return f"cards were dealt to {', '.join(actual)} in that order, not {', '.join(dealt)}"
+    return None
+
+
+def politics_draws_two(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.2: resolving Politics (primary or secondary) draws two cards (three for the
+    Yssaril player, whose Scheming adds one)."""
+    t = history[i]
+    player = t.action.get("player")
+    wanted = min(POLITICS_DRAW + (1 if _yssaril(t, player) else 0), _available(t))
+    got = len(hands_gained(t).get(player, []))
+    if got < wanted and len(draw_pile(t.before, DECK)) < wanted:
+        return None  # a draw that runs the deck out goes on after the reshuffle: note-4
+    if got != wanted:
+        return f"{player} received {got} card(s) from Politics, not {wanted}"
     return None
 
 
 def reshuffled(history: Sequence[Transition], i: int) -> str | None:
-    """ti4:note-4: a deck that runs out is shuffled from the discard pile at once."""
+    """ti4:note-4: a deck that runs out is shuffled from the discard pile at once, and a
+    draw goes on from the new deck."""
     t = history[i]
+    deck = len(draw_pile(t.before, DECK))
     if (_drawn(t) and not draw_pile(t.after, DECK) and discard_pile(t.before, DECK)
             and discard_pile(t.after, DECK)):
         return "the deck ran out and the discard pile was not shuffled into a new deck"
+    if (_drawn(t) and len(_drawn(t)) >= deck and discard_pile(t.before, DECK)
+            and discard_pile(t.after, DECK)):
+        return "the deck ran out and the discard pile stayed where it was"
+    if t.kind in DRAWS - {"status_draw"}:
+        player = t.action.get("player")
+        wanted = (int(t.action.get("count", 1)) if t.kind == "draw"
+                  else POLITICS_DRAW + int(_yssaril(t, player)))
+        got = len(hands_gained(t).get(player, []))
+        if deck < wanted and discard_pile(t.before, DECK) and got < min(wanted, _available(t)):
+            return (f"{player} was to draw {wanted} card(s) from a deck of {deck} and a "
+                    f"discard pile to reshuffle, and received {got}")
     return None
+
+
+# -- the hand limit (ti4:2.4, ti4:2.4.1) ----------------------------------------------------
+
+
+def _limit_problem(t: Transition, view: Mapping[str, Any], modified: bool) -> str | None:
+    for player in view["players"]:
+        mod = _modifier(t, player)
+        if bool(mod) != modified:
+            continue
+        limit = BASE_HAND_LIMIT + mod
+        owed = [p for p in view.get("pending") or () if p.get("player") == player]
+        if any(p.get("decision") == "discard" for p in owed):
+            continue  # Scheming's discard comes first (ti4:note-5.2)
+        keep = [p for p in owed if p.get("decision") == "keep"]
+        count = len(hand(view, player))
+        if count > limit and not any(p.get("count") == limit for p in keep):
+            asked = f"asked to keep {keep[0].get('count')}" if keep else "not asked to choose"
+            return f"{player} holds {count} cards, over the limit of {limit}, and is {asked}"
+        if count <= limit and keep and (view is t.before or not _keep_owed(t.before, player)):
+            return f"{player} holds {count} cards, within the limit of {limit}, and must discard"
+    return None
+
+
+def _keep_owed(view: Mapping[str, Any], player: str) -> bool:
+    """A hand-limit choice already owed: a hand that shrank under it by an action the
+    engine should have refused meanwhile (ti4:note-10) is not this rule's slip."""
+    return any(p.get("player") == player and p.get("decision") == "keep"
+               for p in view.get("pending") or ())
+
+
+def _discarded_unasked(t: Transition, modified: bool) -> str | None:
+    """ti4:2.4: cards that arrive over the limit stay until their player chooses what to
+    keep; an engine that discards the excess itself takes that choice away."""
+    if t.kind not in DRAWS and t.kind != "trade":
+        return None
+    try:
+        discarded = _discarded(t)
+    except ValueError:
+        return None
+    for player, cards in hands_gained(t).items():
+        limit = BASE_HAND_LIMIT + _modifier(t, player)
+        if (bool(_modifier(t, player)) == modified and discarded
+                and len(hand(t.after, player)) == limit
+                and len(hand(t.before, player)) + len(cards) + len(discarded) > limit):
+            return (f"{len(discarded)} card(s) over {player}'s limit went to the discard pile "
+                    f"without {player} choosing what to keep")
+    return None
+
+
+def _kept(t: Transition, modified: bool) -> str | None:
+    """ti4:2.4: keeping cards leaves exactly those in the hand; the rest are discarded."""
+    choice = t.action.get("choose") or {}
+    player = t.action.get("player")
+    if "keep" not in choice or bool(_modifier(t, player)) != modified:
+        return None
+    kept, left = list(choice["keep"]), hand(t.after, player)
+    if sorted(left) != sorted(kept):
+        return f"{player} kept {sorted(kept)} but holds {sorted(left)}"
+    gone = gained(hand(t.after, player), hand(t.before, player))
+    missing = gained(gained(discard_pile(t.before, DECK), discard_pile(t.after, DECK)), gone)
+    return f"{sorted(missing)} left {player}'s hand but not for the discard pile" if missing \
+        else None
+
+
+def hand_limit(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.4: more than seven cards asks the player to choose seven to keep, at once."""
+    t = history[i]
+    found = (_limit_problem(t, t.before, False) if i == 0 else None)
+    found = found or (_discarded_unasked(t, False) if t.accepted else None)
+    found = found or (_limit_problem(t, t.after, False) if t.accepted else None)
+    return found or (_kept(t, False) if t.accepted and t.kind == "choose" else None)
+
+
+def modified_hand_limit(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.4.1: a player whose limit a game effect changed keeps to the changed limit."""
+    t = history[i]
+    found = (_limit_problem(t, t.before, True) if i == 0 else None)
+    found = found or (_discarded_unasked(t, True) if t.accepted else None)
+    found = found or (_limit_problem(t, t.after, True) if t.accepted else None)
+    return found or (_kept(t, True) if t.accepted and t.kind == "choose" else None)
+
+
+# -- playing, resolving, cancelling (ti4:2.6, ti4:2.6.2, ti4:2.7, ti4:2.8) ------------------
 
 
 def _cancelled(history: Sequence[Transition], i: int) -> set[str]:
     """The cards that plays since the last resolve named as the card they cancel."""
     names: set[str] = set()
     for t in reversed(history[:i]):
-        if t.kind == "resolve":
+        if t.kind == "resolve" and t.accepted:
             break
         if t.kind == "play" and t.accepted and "card" in (t.action.get("targets") or {}):
             names.add(t.action["targets"]["card"])
     return names
 
 
+def _stack(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(view.get("being_played") or [])
+
+
 def _resolved(t: Transition) -> list[str]:
-    before = [e["card"] for e in t.before.get("being_played") or []]
-    after = [e["card"] for e in t.after.get("being_played") or []]
+    before = [e["card"] for e in _stack(t.before)]
+    after = [e["card"] for e in _stack(t.after)]
     return gained(after, before)
+
+
+def played_card_leaves_hand(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.7: to play a card, its player takes it from their hand."""
+    t = history[i]
+    player, card = t.action.get("player"), t.action.get("card")
+    if hand(t.after, player).count(card) >= hand(t.before, player).count(card):
+        return f"{card!r} stayed in {player}'s hand while it was played"
+    return None
+
+
+def played_card_waits(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.7: a card played is being played (others may answer it) until every player
+    has passed; it does not resolve at once."""
+    t = history[i]
+    card = t.action.get("card")
+    if card not in [e["card"] for e in _stack(t.after)]:
+        return f"{card!r} was resolved the moment it was played, before anyone could answer it"
+    return None
 
 
 def played_card_discarded(history: Sequence[Transition], i: int) -> str | None:
@@ -100,34 +375,107 @@ def cancelled_card_discarded(history: Sequence[Transition], i: int) -> str | Non
     return f"cancelled {missing} did not reach the discard pile" if missing else None
 
 
-def played_card_leaves_hand(history: Sequence[Transition], i: int) -> str | None:
-    """ti4:2.7: to play a card, its player takes it from their hand."""
+def _board(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What card effects change: units, laws, the speaker, tokens and trade goods."""
+    return {"units": view.get("units"), "laws": view.get("laws"),
+            "speaker": view.get("speaker"),
+            "players": {p: (e.get("command_tokens"), e.get("trade_goods"))
+                        for p, e in view["players"].items()}}
+
+
+def cancelled_card_has_no_effect(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.8: a resolution in which every card but the cancellers was cancelled changes
+    nothing on the board."""
     t = history[i]
-    player, card = t.action.get("player"), t.action.get("card")
-    if hand(t.after, player).count(card) >= hand(t.before, player).count(card):
-        return f"{card!r} stayed in {player}'s hand while it was played"
+    cancelled = _cancelled(history, i)
+    stack = [e["card"] for e in _stack(t.before)]
+    others = [c for c in stack if c != SABOTAGE]
+    if not others or any(c not in cancelled for c in others):
+        return None
+    if _board(t.before) != _board(t.after):
+        return f"cancelled {others} took effect anyway"
     return None
 
 
-def excess_is_discarded(history: Sequence[Transition], i: int) -> str | None:
-    """ti4:2.4: a player who holds more cards than their hand limit must choose which to keep."""
+def _was_cancelled(history: Sequence[Transition], j: int) -> bool:
+    """Whether the accepted play ``history[j]`` was cancelled before it resolved."""
+    card = history[j].action.get("card")
+    for t in history[j + 1:]:
+        if t.kind == "resolve" and t.accepted:
+            return False
+        if (t.kind == "play" and t.accepted
+                and (t.action.get("targets") or {}).get("card") == card):
+            return True
+    return False
+
+
+def same_name_once(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.6.2: a card may not be played while another of its name, played in the same
+    occurrence of the same window on the same thing (by the same player, for a card that
+    names no target), counts as played; a cancelled one does not. Component actions are
+    left to their own rule (one per turn)."""
     t = history[i]
-    pending = {p.get("player") for p in t.after.get("pending") or []}
-    for player, cards in hands_gained(t).items():
-        entry = t.after["players"][player]
-        limit = entry.get("hand_limit", 7)
-        if cards and entry["hand"]["count"] > limit and player not in pending:
-            return (f"{player} holds {entry['hand']['count']} cards, over the limit of "
-                    f"{limit}, and is not asked to choose which to keep")
+    card, player = t.action.get("card"), t.action.get("player")
+    targets = t.action.get("targets") or {}
+    if card in _component_actions():
+        return None
+    for j in range(i - 1, -1, -1):
+        earlier = history[j]
+        if earlier.accepted and earlier.kind in ("window", "end_turn"):
+            return None
+        if card == SABOTAGE and earlier.accepted and earlier.kind == "resolve":
+            return None
+        if (earlier.kind == "play" and earlier.accepted
+                and earlier.action.get("card") == card
+                and (earlier.action.get("targets") or {}) == targets
+                and (targets or earlier.action.get("player") == player)
+                and not _was_cancelled(history, j)):
+            return (f"a second {card!r} was allowed in one timing window on the same thing "
+                    f"(the first: '{earlier.text}')")
     return None
+
+
+def sabotage_refused(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.6: a Sabotage is played when another player plays an action card other than a
+    Sabotage. Judges a *refused* Sabotage, so it rules out every other reason: the player
+    holds it and owes no decision, and the card it answers is another player's, is being
+    played, is no Sabotage, and no Sabotage answers it yet."""
+    t = history[i]
+    player = t.action.get("player")
+    if t.action.get("card") != SABOTAGE or SABOTAGE not in hand(t.before, player):
+        return None
+    if any(p.get("player") == player for p in t.before.get("pending") or ()):
+        return None
+    wanted = (t.action.get("targets") or {}).get("card")
+    stack = _stack(t.before)
+    target = next((e for e in reversed(stack) if wanted in (None, e["card"])), None)
+    if target is None or target["player"] == player or target["card"] == SABOTAGE:
+        return None
+    if target["card"] in _cancelled(history, i):
+        return None
+    return (f"{player}'s Sabotage was refused while {target['player']}'s "
+            f"{target['card']!r} was being played")
 
 
 DIAGNOSTICS = (
+    Diagnostic("starting-hand", starting_hands),
+    Diagnostic("starting-hand", starting_hands, rejected=True),
+    Diagnostic("hand-limit", hand_limit),
+    Diagnostic("hand-limit", hand_limit, rejected=True),
+    Diagnostic("hand-limit-modifier", modified_hand_limit),
+    Diagnostic("hand-limit-modifier", modified_hand_limit, rejected=True),
     Diagnostic("draw-from-top", draw_from_top, DRAWS),
     Diagnostic("status-draw", status_phase_deals, frozenset({"status_draw"})),
+    Diagnostic("deal-order", deal_order, frozenset({"status_draw"})),
+    Diagnostic("politics-draw", politics_draws_two, POLITICS),
     Diagnostic("reshuffle", reshuffled, DRAWS),
+    Diagnostic("draw-from-top", cards_conserved, DRAWS),
     Diagnostic("played-card-leaves-hand", played_card_leaves_hand, frozenset({"play"})),
+    Diagnostic("played-card-waits", played_card_waits, frozenset({"play"})),
+    Diagnostic("same-name", same_name_once, frozenset({"play"})),
+    Diagnostic("sabotage-window", sabotage_refused, frozenset({"play"}), rejected=True),
     Diagnostic("played-card-discarded", played_card_discarded, frozenset({"resolve"})),
     Diagnostic("cancelled-card-discarded", cancelled_card_discarded, frozenset({"resolve"})),
-    Diagnostic("hand-limit", excess_is_discarded, DRAWS | {"trade"}),
+    Diagnostic("cancelled-card-no-effect", cancelled_card_has_no_effect,
+               frozenset({"resolve"})),
 )

@@ -1,0 +1,86 @@
+"""An engine that models one card of each card class gets a verdict on every card-generic rule.
+
+Why: the scenarios of rules that are not about a particular card (drawing, hidden hands,
+playing and discarding, cancelling, timing, targets) name a *class* of card and the oracle
+picks one the engine models. If they hard-wired cards, an engine written elsewhere with a
+handful of cards would be ``unsupported`` on rules it implements, and a bug in its
+play-and-discard path would go unseen. The engine here is the reference engine cut down to
+the fewest cards that still give every class in ``features/ti4/plays.yaml`` a member.
+"""
+
+from __future__ import annotations
+
+import json
+
+from oracle.scenario.cards import class_members
+from oracle.suite.games import discover_games
+
+#: The fewest cards that cover every TI4 class: Insubordination is the only "Action" card
+#: here, Direct Hit the only offensive window card, Morale Boost the only lasting one,
+#: Bribery the only agenda card, Sabotage the only cancelling card.
+ONE_PER_CLASS = ("Insubordination", "Direct Hit", "Morale Boost", "Bribery", "Sabotage")
+
+ENGINE = f'''
+from oracle.games.ti4.engine import ReferenceEngine
+
+class OnePerClass(ReferenceEngine):
+    """Carries out (and so declares, as ti4/card/NAME) only these cards' effects."""
+    EFFECTS = {{name: method for name, method in ReferenceEngine.EFFECTS.items()
+               if name in {ONE_PER_CLASS!r}}}
+
+def factory():
+    return OnePerClass()
+'''
+
+
+def test_the_engine_models_one_card_of_each_class_and_no_card_to_spare():
+    """The cut-down engine is what the test claims: every class has a member it models,
+    and dropping any one of its cards leaves some class with none."""
+    game = discover_games()["ti4"]
+    members = {name: set(class_members(game, name)) for name in game.plays["classes"]}
+    assert all(cards & set(ONE_PER_CLASS) for cards in members.values()), members
+    for card in ONE_PER_CLASS:
+        rest = set(ONE_PER_CLASS) - {card}
+        assert any(not cards & rest for cards in members.values()), card
+
+
+def test_one_card_per_class_gets_a_verdict_on_every_card_generic_rule(pytester, engine_module):
+    engine_module("one_per_class", ENGINE)
+    out = pytester.path / "report.json"
+    pytester.runpytest_inprocess("-p", "no:cacheprovider", "--oracle-engine",
+                                 "one_per_class:factory", "--oracle-json", str(out),
+                                 "--oracle-rule", "ti4")
+    report = json.loads(out.read_text())
+    rules = [r for r in report["rules"] if r["id"].startswith("ti4:")]
+    testable = [r for r in rules if r["status"] != "untestable"]
+    assert testable and all(r["status"] == "pass" for r in testable), \
+        {r["id"]: r["status"] for r in testable}
+    scenarios = [s for r in testable for s in r["scenarios"]]
+    unsupported = [s for s in scenarios if s["status"] == "unsupported"]
+    # Only the scenarios that are about one named card the engine lacks (the rules' own
+    # examples: Lucky Shot on the player's own ship, Repeal Law with no law) are skipped.
+    lacking = {"ti4/card/Lucky Shot", "ti4/card/Repeal Law"}
+    assert all(any(c in s["message"] for c in lacking) for s in unsupported), unsupported
+    assert len(unsupported) < len(scenarios) // 10, [s["name"] for s in unsupported]
+    chosen = {c.split(" = ")[1].split(" (")[0] for s in scenarios for c in s.get("choices", [])}
+    assert chosen and chosen <= set(ONE_PER_CLASS), chosen
+
+
+def test_the_cut_down_engine_answers_unsupported_for_a_card_it_does_not_model():
+    """Sent a legal play of a card it lacks anyway (an adapter that skips the capability
+    check), the engine says ``unsupported`` and changes nothing: never a silent accept,
+    which would pass a scenario about that card."""
+    namespace: dict = {}
+    exec(ENGINE, namespace)  # the same engine class the run above loads
+    engine = namespace["factory"]()
+    assert "ti4/card/Lucky Shot" not in engine.capabilities()
+    state = {"players": [{"name": "Alice", "hand": ["Lucky Shot"]}, {"name": "Bob", "hand": []}],
+             "phase": "action", "active_player": "Alice",
+             "units": [{"id": "b1", "owner": "Bob", "type": "destroyer"}]}
+    assert engine.handle({"op": "setup", "game": "ti4", "seed": 1, "state": state}) == \
+        {"reply": "ready"}
+    before = engine.handle({"op": "observe", "viewer": "*"})
+    reply = engine.handle({"op": "act", "action": {
+        "type": "play", "player": "Alice", "card": "Lucky Shot", "targets": {"unit": "b1"}}})
+    assert reply["reply"] == "unsupported" and reply["capability"] == "ti4/card/Lucky Shot"
+    assert engine.handle({"op": "observe", "viewer": "*"}) == before
