@@ -125,7 +125,11 @@ def check_suite(games: Iterable[Game], known: Mapping[str, Game],
         problems += _check_concepts(game)
         problems += _check_plays(game, words)
         if game.twins_required:
-            problems += check_twins(found, words)
+            # A probe (a pending, disputed or superseded ruling) judges no engine: it shows
+            # which engines agree with a ruling under debate, and may be written before
+            # anyone knows the twin that would tell its reason apart.
+            judged = [s for s in found if not ((r := rulings.of(s)) and r.probe)]
+            problems += check_twins(judged, words)
     return SuiteCheck(problems, [s for g in games for s in by_game[g.id]], rulings)
 
 

@@ -355,7 +355,7 @@ HANDS: tuple[Mutant, ...] = (
     mutant("oversized_hand_cannot_play", ("6.cards-in-hand.2",),
            "a player holding more than 5 cards may not play until they discard",
            check_timing=_oversized_hand_cannot_play),
-    mutant("draw_from_bottom", ("6.decks.1",), "cards are drawn from the bottom of the deck",
+    mutant("deck_drawn_from_bottom", ("6.decks.1",), "cards are drawn from the bottom of the deck",
            take_from_deck=_draw_from_bottom),
     mutant("draw_from_the_next_deck", ("6.decks.1",),
            "a draw takes its cards from the deck after the one named",
