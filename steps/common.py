@@ -78,6 +78,10 @@ def _next_player(world: ScenarioWorld, player: str) -> str:
 PHRASES = {"ru": [
     (r"игроки: (?P<names>.+)", "the players are {names}"),
     (r"сид перемешивания (?P<seed>\d+)", "the shuffle seed is {seed}"),
+    (r'карта (?P<ref>[A-Z]) — любая (?P<other>друг\w+ )?карта(?: (?P<cls>"[^"]+"))?',
+     "card {ref} is any {other}{cls} card"),
+    (rf"(?P<player>{NAME}) может сыграть карту (?P<ref>[A-Z])", "{player} can play card {ref}"),
+    (rf'(?P<player>{NAME}) играет (?P<card>карту [A-Z]|"[^"]+")', "{player} plays {card}"),
     (rf"у (?P<owner>{NAME}) на руке (?P<pile>.+?) с точки зрения (?P<viewer>{NAME}|зрителя)",
      "{owner} holds {pile} as seen by {viewer}"),
     (rf"у (?P<player>{NAME}) на руке (?P<pile>.+)", "{player} holds {pile}"),

@@ -71,6 +71,8 @@ def target_references(game: Any, text: str) -> list[tuple[str, str]]:
 #: discard pile, drawing action cards.
 PHRASES = {"ru": [
     (r"колода действий: (?P<pile>.+)", "the action deck is {pile}"),
+    (rf"сброс действий: (?P<pile>.+) с точки зрения (?P<viewer>{NAME}|зрителя)",
+     "the action discard pile is {pile} as seen by {viewer}"),
     (r"сброс действий: (?P<pile>.+)", "the action discard pile is {pile}"),
     (rf"(?P<player>{NAME}) берёт (?P<count>\w+) карт\w* действи\w*",
      "{player} draws {count} action cards"),
@@ -78,6 +80,21 @@ PHRASES = {"ru": [
      "{player} has {count} destroyers"),
     (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") против эсминца (?P<owner>{NAME})',
      "{player} plays {card} targeting {owner}'s destroyer"),
+    (rf"(?P<player>{NAME}) играет за (?P<faction>.+)", "{player} is the {faction} player"),
+    (rf"идёт окно карты (?P<ref>[A-Z]), ход (?P<player>{NAME})",
+     "it is card {ref}'s timing window on {player}'s turn"),
+    (r"порядок инициативы: (?P<names>.+)", "the initiative order is {names}"),
+    (rf"у (?P<player>{NAME}) карта стратегии (?P<card>\w+)",
+     "{player} has the {card} strategy card"),
+    (rf"(?P<player>{NAME}) выполняет основное свойство Politics, назначая спикером "
+     rf"(?P<speaker>{NAME})",
+     "{player} resolves the primary ability of Politics, choosing {speaker} as speaker"),
+    (rf"(?P<player>{NAME}) выполняет вторичное свойство Politics",
+     "{player} resolves the secondary ability of Politics"),
+    (r'выполнен шаг фазы статуса "Draw Action Cards"',
+     'the status phase step "Draw Action Cards" is resolved'),
+    (rf"(?P<giver>{NAME}) передаёт (?P<cards>.+) игроку (?P<receiver>{NAME}) в сделке",
+     "{giver} gives {cards} to {receiver} in a transaction"),
 ]}
 
 

@@ -111,9 +111,12 @@ def test_a_russian_rejection_needs_its_twin_too(tmp_path):
         "карты\n      Когда Alice берёт 1 карту действия\n      И Alice оставляет 6 карт\n"
         "      Тогда действие отклонено\n", encoding="utf-8")
     games = discover_games([bundled_features_dir(), tmp_path / "ru"])
-    assert [str(p) for p in check_suite(games.values(), games).problems] == []
-    # A game whose manifest says 'twins: required' checks this; read in English, the
-    # Russian outcome step counts as the rejection it is.
+    assert games["ti4"].twins_required  # TI4's manifest says 'twins: required'
+    # So the suite check refuses it before any engine runs, and nothing else of the file.
+    [refused] = check_suite(games.values(), games).problems
+    assert "this scenario expects a rejection but has no twin" in refused.message
+    assert (refused.path.name, refused.line) == ("twin.feature", 7)
+    # Read in English, the Russian outcome step counts as the rejection it is.
     scenarios = read_feature(folder / "twin.feature").scenarios
     assert check_twins(list(scenarios)) == []  # unread, it would pass unnoticed
     [problem] = check_twins(list(scenarios), vocabulary_for(games["ti4"]))

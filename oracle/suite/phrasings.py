@@ -23,9 +23,11 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 #: The shared words of values (piles, lists, viewers), outside quotes: (pattern, English).
 VALUE_WORDS = {"ru": [
+    (r"\bкарт[аыуе]? ([A-Z])\b", r"card \1"),
+    (r"^друг\w+ $", "other "),
     (r"^(?:пуст[аоы]?|нет карт)$", "empty"),
     (r"\b(\d+) скрыт\w* карт\w*", r"\1 hidden cards"),
-    (r"\b(\d+) други\w* карт\w*", r"\1 other cards"),
+    (r"\b(\d+) друг\w* карт\w*", r"\1 other cards"),
     (r"\b(\d+) карт\w*", r"\1 cards"),
     (r" в любом порядке$", " in any order"),
     (r"^зрителя$", "a spectator"),
