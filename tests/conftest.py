@@ -14,6 +14,7 @@ import io
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,10 +32,11 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _hypothesis_home(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Hypothesis's own cache goes to a temporary folder, never into the checkout."""
-    configuration.set_hypothesis_home_dir(tmp_path_factory.mktemp("hypothesis"))
+# Hypothesis's own files (its cache of each test module's constants, written even with no
+# example database) go to a temporary folder, never into the checkout: set on import, so
+# that the xdist controller and every worker see it before any test module is collected.
+configuration.set_hypothesis_home_dir(
+    Path(tempfile.gettempdir()) / f"rules-oracle-tests-hypothesis-{os.getuid()}")
 
 
 @dataclass
