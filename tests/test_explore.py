@@ -127,7 +127,7 @@ def test_an_invariant_no_move_exercised_is_uncovered_not_passed(ti4):
 
 
 def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
-    result = explore(ti4, EngineClient(_CrashesOnReveal(), "crashes"), 7, default_budget(15))
+    result = explore(ti4, EngineClient(_CrashesOnReveal(), "crashes"), 7, default_budget(6))
     assert len(result.errors) == 1, [e.message for e in result.errors]
     error = result.errors[0]
     assert error.confirmed

@@ -290,7 +290,7 @@ reply_like = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=json_values | reply_like | near_valid)
 def test_parse_reply_gives_a_typed_reply_or_a_protocol_error(data: Any) -> None:
     for request in REQUESTS:
@@ -428,13 +428,13 @@ def test_every_schema_compiles_for_strict_mode() -> None:
         assert schemas.compiled(name) is not None, name
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(data=SESSION_REQUESTS.flatmap(_mutations) | SESSION_REQUESTS | json_values)
 def test_compiled_request_check_agrees_with_jsonschema(data: Any) -> None:
     assert schemas.compiled("request")(data) == REQUEST.is_valid(data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(data=SESSION_REPLIES.flatmap(_mutations) | near_valid | reply_like | json_values)
 def test_compiled_reply_check_agrees_with_jsonschema(data: Any) -> None:
     assert schemas.compiled("reply")(data) == REPLY.is_valid(data)
@@ -467,7 +467,7 @@ def _a_report() -> JSON:
     return build_report([catalog], verdicts, {"spec": "reference", "seed": 0}).to_json()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(data=st.just(_a_report()).flatmap(_mutations))
 def test_compiled_report_check_agrees_with_jsonschema(data: Any) -> None:
     assert schemas.compiled("report")(data) == schemas.validator("report").is_valid(data)
