@@ -96,9 +96,9 @@ PHRASES = {"ru": [
     (r"действие отклонено", "the action is rejected"),
     (r"действие разрешено", "the action is allowed"),
     (r"решения не ожидается", "no decision is pending"),
-    (rf"(?P<player>{NAME}) должн\w* оставить (?P<count>\w+) карт\w*",
+    (rf"(?P<player>{NAME}) долж\w* оставить (?P<count>\w+) карт\w*",
      "{player} must keep {count} cards"),
-    (rf"(?P<player>{NAME}) должн\w* сбросить (?P<count>\w+) карт\w*",
+    (rf"(?P<player>{NAME}) долж\w* сбросить (?P<count>\w+) карт\w*",
      "{player} must discard {count} cards"),
 ]}
 

@@ -84,6 +84,10 @@ PHRASES = {"ru": [
     (rf"идёт окно карты (?P<ref>[A-Z]), ход (?P<player>{NAME})",
      "it is card {ref}'s timing window on {player}'s turn"),
     (r"порядок инициативы: (?P<names>.+)", "the initiative order is {names}"),
+    (rf"(?P<player>{NAME}) — спикер", "{player} is the speaker"),
+    (rf'(?P<player>{NAME}) изучил\w* "(?P<tech>[^"]+)"', '{player} has researched "{tech}"'),
+    (rf"у (?P<player>{NAME}) в пуле стратегии (?P<count>\w+) жетон\w* приказов",
+     "{player} has {count} command tokens in their strategy pool"),
     (rf"у (?P<player>{NAME}) карта стратегии (?P<card>\w+)",
      "{player} has the {card} strategy card"),
     (rf"(?P<player>{NAME}) выполняет основное свойство Politics, назначая спикером "
