@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from oracle.games.ti4.mutants import ALL as TI4_MUTANTS
-from oracle.mutants.harness import game_cases, mutant_outcomes, trace_cases
+from oracle.mutants.harness import game_cases, mutant_outcomes, rule_statuses, trace_cases
 from oracle.report.build import rule_status
 from oracle.report.model import Status
 from oracle.suite.features import read_feature
@@ -94,17 +94,13 @@ def _both_languages() -> tuple[Any, dict[str, Any], Any]:
 
 
 def _statuses_by_language(outcomes: list[Any]) -> dict[str, dict[str, Status]]:
-    """Each of RULES' status from its English and its Russian scenarios apart, a blocked
-    scenario charging the rule that blocked it (as ``oracle.report.build`` does)."""
-    found: dict[str, dict[str, list[Status]]] = {"en": defaultdict(list),
-                                                 "ru": defaultdict(list)}
-    for outcome in outcomes:
-        lang = "ru" if RU_FILE in outcome.case.location else "en"
-        for rule in outcome.case.rules:
-            found[lang][rule].append(outcome.status)
-        if outcome.status == Status.BLOCKED and outcome.blocked_by:
-            found[lang][outcome.blocked_by].append(Status.FAIL)
-    return {lang: {r: rule_status(True, found[lang][r]) for r in RULES} for lang in found}
+    """Each of RULES' status from its English and its Russian scenarios apart (a blocked
+    scenario charging the rule that blocked it, as in a report)."""
+    found = {lang: rule_statuses(o for o in outcomes
+                                 if (RU_FILE in o.case.location) == (lang == "ru"))
+             for lang in ("en", "ru")}
+    return {lang: {r: found[lang].get(r, rule_status(True, [])) for r in RULES}
+            for lang in found}
 
 
 @pytest.mark.parametrize("name", [m.name for m in TI4_MUTANTS])

@@ -194,10 +194,9 @@ def mutant_outcomes(game: Game, games: dict[str, Game], mutant: Mutant,
     return outcomes, ran
 
 
-def flagged_rules(outcomes: Iterable[Outcome]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The rules a report built from these outcomes would flag (fail or error), and those
-    it would show blocked, in order. A blocked case charges the rule that blocked it, as
-    ``oracle.report.build`` does."""
+def rule_statuses(outcomes: Iterable[Outcome]) -> dict[str, Status]:
+    """Each rule's status in a report built from these outcomes, in order of first mention.
+    A blocked case charges the rule that blocked it, as ``oracle.report.build`` does."""
     from oracle.report.build import rule_status
 
     by_rule: dict[str, list[Status]] = {}
@@ -206,7 +205,13 @@ def flagged_rules(outcomes: Iterable[Outcome]) -> tuple[tuple[str, ...], tuple[s
             by_rule.setdefault(rule, []).append(outcome.status)
         if outcome.status == Status.BLOCKED and outcome.blocked_by:
             by_rule.setdefault(outcome.blocked_by, []).append(Status.FAIL)
-    statuses = {rule: rule_status(True, found) for rule, found in by_rule.items()}
+    return {rule: rule_status(True, found) for rule, found in by_rule.items()}
+
+
+def flagged_rules(outcomes: Iterable[Outcome]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The rules a report built from these outcomes would flag (fail or error), and those
+    it would show blocked, in order."""
+    statuses = rule_statuses(outcomes)
     return (tuple(r for r, s in statuses.items() if s in (Status.FAIL, Status.ERROR)),
             tuple(r for r, s in statuses.items() if s == Status.BLOCKED))
 
