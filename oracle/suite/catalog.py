@@ -22,6 +22,16 @@ class CatalogFileError(Exception):
     """A catalog file is unreadable or malformed; the message names the file and the fix."""
 
 
+def read_game_file(path: Path, what: str, fix: str = "") -> Any:
+    """A game folder's YAML file (manifest, catalog, card facts, plays, facts), or a
+    ``CatalogFileError`` naming the file, what it is and, if given, how to fix it."""
+    try:
+        return read_yaml(path)
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogFileError(f"{path}: cannot read {what} ({exc})"
+                               + (f"; {fix}" if fix else "")) from exc
+
+
 @dataclass(frozen=True)
 class Rule:
     """One rule or note of a rules text."""
@@ -74,11 +84,7 @@ class Catalog:
 
 def load_catalog(path: Path) -> Catalog:
     """Read a catalog YAML file written by a game importer."""
-    try:
-        data: Any = read_yaml(path)
-    except (OSError, yaml.YAMLError) as exc:
-        raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); regenerate it with "
-                               "the game's importer") from exc
+    data = read_game_file(path, "the catalog", "regenerate it with the game's importer")
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
         raise CatalogFileError(f"{path}: a catalog needs 'game' and a 'rules' list; "
                                "regenerate it with the game's importer")

@@ -27,10 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from oracle.suite.catalog import CatalogFileError
-from oracle.suite.yamlfiles import read_yaml
+from oracle.suite.catalog import CatalogFileError, read_game_file
 
 if TYPE_CHECKING:
     from oracle.suite.games import Game
@@ -107,10 +104,7 @@ def load_facts(game: Game) -> Facts:
     if not game.facts_file:
         return Facts(game.id, kinds)
     path = game.folder / game.facts_file
-    try:
-        data = read_yaml(path) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise CatalogFileError(f"{path}: cannot read the game's facts ({exc})") from exc
+    data = read_game_file(path, "the game's facts") or {}
     if not isinstance(data, dict):
         raise CatalogFileError(f"{path}: expected a mapping of kinds (window:, law:, ...), "
                                "each with 'values:' and/or 'from_cards:'")

@@ -17,10 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog
-from oracle.suite.yamlfiles import read_yaml
+from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog, read_game_file
 
 if TYPE_CHECKING:
     from oracle.suite.facts import Facts
@@ -62,7 +59,7 @@ class Game:
         """Card facts per deck (name, count, and whatever else the game records)."""
         if not self.cards_file:
             return {}
-        data = read_yaml(self.folder / self.cards_file)
+        data = read_game_file(self.folder / self.cards_file, "the card facts") or {}
         return dict(data.get("decks", {}))
 
     @functools.cached_property
@@ -99,10 +96,7 @@ class Game:
         if not self.plays_file:
             return {"classes": {}, "recipes": {}}
         path = self.folder / self.plays_file
-        try:
-            data = read_yaml(path) or {}
-        except (OSError, yaml.YAMLError) as exc:
-            raise CatalogFileError(f"{path}: cannot read the card plays ({exc})") from exc
+        data = read_game_file(path, "the card plays") or {}
         if not isinstance(data, dict):
             raise CatalogFileError(f"{path}: expected 'classes:' and 'recipes:' mappings")
         return {"classes": dict(data.get("classes") or {}),
@@ -171,10 +165,7 @@ def _differing(installed: Path, checkout: Path) -> list[str]:
 
 
 def _read_manifest(path: Path) -> Game:
-    try:
-        data = read_yaml(path)
-    except (OSError, yaml.YAMLError) as exc:
-        raise CatalogFileError(f"{path}: cannot read the game manifest ({exc})") from exc
+    data = read_game_file(path, "the game manifest")
     if not isinstance(data, dict) or "id" not in data or "catalog" not in data:
         raise CatalogFileError(
             f"{path}: a game manifest needs at least 'id' and 'catalog' "
