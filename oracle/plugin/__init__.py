@@ -43,6 +43,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
+    run.pause_gc()  # until the tests start: checking and collecting make no garbage
     share_parses()  # pytest-bdd reads the documents the suite checks parsed
     route_steps()  # and finds each step's dispatcher directly
     roots = [str(r) for r in run.roots]
@@ -66,6 +67,7 @@ def _reaches(arg: str, roots: list[Path]) -> bool:
 def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(run_key, None)
     if run is not None:
+        run.resume_gc()  # a run that never reached its tests (a usage error, --collect-only)
         config.pluginmanager.unregister(run)
         del config.stash[run_key]
 

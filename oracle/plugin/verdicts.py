@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 failed_step_key = pytest.StashKey[str]()
 steps_key = pytest.StashKey[list[list[Any]]]()
+rules_key = pytest.StashKey[tuple[str, ...]]()
 
 
 def classify(excinfo: pytest.ExceptionInfo[BaseException] | None) -> Status:
@@ -52,8 +53,13 @@ def classify_exception(exc: BaseException | None) -> Status:
 
 
 def rules_of(item: pytest.Item) -> list[str]:
-    """The rule ids a collected scenario cites (its ``rule`` marks)."""
-    return [str(m.args[0]) for m in item.iter_markers("rule") if m.args]
+    """The rule ids a collected scenario cites (its ``rule`` marks), read once per item
+    (collection, the world and each of the three reports ask)."""
+    rules = item.stash.get(rules_key, None)
+    if rules is None:
+        rules = item.stash[rules_key] = tuple(
+            str(m.args[0]) for m in item.iter_markers("rule") if m.args)
+    return list(rules)
 
 
 def remember_failed_step(request: pytest.FixtureRequest, step: Any) -> None:

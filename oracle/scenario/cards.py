@@ -113,7 +113,17 @@ def class_members(game: Game, name: str) -> list[str]:
     ``has: [KEY, ...]`` asks for cards whose recipe has each situation or flag
     (``offensive``, "nothing it could target exists"): facts about what a card does, which
     the card facts do not hold.
+
+    Worked out once per game and class (a scenario binding ``card A`` asks twice: for its
+    needs, then in its step), kept with the game's other data read once.
     """
+    memo = game.__dict__.setdefault("_class_members", {})  # as cached_property keeps its own
+    if name not in memo:
+        memo[name] = tuple(_class_members(game, name))
+    return list(memo[name])
+
+
+def _class_members(game: Game, name: str) -> list[str]:
     classes = game.plays["classes"]
     if name not in classes:
         known = ", ".join(repr(c) for c in classes) or "none"

@@ -136,8 +136,7 @@ class ScenarioWorld:
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
-        return {c["name"] for cards in self.game.cards.values() for c in cards
-                if json.dumps(c["name"]) in text}
+        return {name for quoted, name in _quoted_card_names(self.game) if quoted in text}
 
     # -- talking to the engine (When) -------------------------------------------
 
@@ -307,6 +306,15 @@ class ScenarioWorld:
 
     def pending(self) -> list[Mapping[str, Any]]:
         return list(self.view(REFEREE).get("pending") or [])
+
+
+def _quoted_card_names(game: Game) -> tuple[tuple[str, str], ...]:
+    """Every card name of the game as JSON text (to find it in a JSON state), made once."""
+    memo = game.__dict__  # beside the game's other data read once (cached properties)
+    if "_quoted_card_names" not in memo:
+        memo["_quoted_card_names"] = tuple((json.dumps(c["name"]), c["name"])
+                                           for cards in game.cards.values() for c in cards)
+    return memo["_quoted_card_names"]
 
 
 def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, hand: bool) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import os
 import re
 import sys
@@ -218,20 +219,26 @@ its steps go to (``route_steps``)."""
 def route_steps() -> None:
     """Let pytest-bdd find the definition of a step of an oracle feature module directly.
 
-    pytest-bdd 9 looks for a step's definition among every fixture name of the session
-    (``find_fixturedefs_for_step``), about thirty lookups per step even when the module's
-    only step definitions are the vocabulary's three dispatchers (``oracle.suite.dispatch``).
-    A module that names them in ``ROUTES`` gets the fixture of its step's kind looked up
-    alone, filtered exactly as pytest-bdd filters; the dispatcher would win the search
-    anyway (it matches any text and is the most specific fixture). Other modules, and any
-    pytest-bdd without that function, are left as they are.
+    pytest-bdd 9 finds a step's definition by looking among every fixture name of the
+    session (``find_fixturedefs_for_step``, about thirty lookups per step), then registers
+    the hits under a synthetic fixture name and asks pytest for its value
+    (``get_step_function``); and it reads each step function's signature twice per step.
+    A module that names its definitions in ``ROUTES`` (the vocabulary's three dispatchers,
+    ``oracle.suite.dispatch``, which match any text) gets the definition of its step's
+    kind handed over directly (resolved once per module, through pytest's own fixture
+    lookup, filtered exactly as pytest-bdd filters), and signatures are read once per
+    function. Everything else pytest-bdd does per step (its hooks, argument parsing,
+    fixtures for the step's parameters) is unchanged; other modules, a step the route
+    does not match, and any pytest-bdd without these functions take pytest-bdd's own way.
     """
     # By module path: ``pytest_bdd.scenario`` the attribute is the function ``scenario``.
     bdd_compat = importlib.import_module("pytest_bdd.compat")
     bdd_scenario = importlib.import_module("pytest_bdd.scenario")
     original = getattr(bdd_scenario, "find_fixturedefs_for_step", None)
+    original_get = getattr(bdd_scenario, "get_step_function", None)
     getfixturedefs = getattr(bdd_compat, "getfixturedefs", None)
-    if original is None or getfixturedefs is None or getattr(original, "routed", False):
+    if original is None or original_get is None or getfixturedefs is None \
+            or getattr(original, "routed", False):
         return
 
     def routed(step: Any, fixturemanager: Any, node: Any) -> Iterator[Any]:
@@ -246,8 +253,59 @@ def route_steps() -> None:
                     and context.parser.is_matching(step.name):
                 yield fixturedef
 
+    def direct(request: Any, step: Any) -> StepFunctionContext | None:
+        context = _routed_context(request, step, getfixturedefs)
+        return context if context is not None else original_get(request, step)
+
     routed.routed = True  # type: ignore[attr-defined]
     bdd_scenario.find_fixturedefs_for_step = routed
+    bdd_scenario.get_step_function = direct
+    if hasattr(bdd_scenario, "signature") and hasattr(bdd_scenario, "get_required_args"):
+        bdd_scenario.signature = _signature
+        bdd_scenario.get_required_args = _required_args
+
+
+_CONTEXTS = "__oracle_step_contexts__"
+"""The attribute of a routed test module caching, per step kind, its route's definition."""
+
+
+def _routed_context(request: Any, step: Any, getfixturedefs: Callable[..., Any]
+                    ) -> StepFunctionContext | None:
+    """The definition ``ROUTES`` sends a step to, if it matches the step (else None: then
+    pytest-bdd searches as it always does)."""
+    module = getattr(request.node, "module", None)
+    routes = getattr(module, ROUTES, None)
+    if not isinstance(routes, dict):
+        return None
+    contexts = vars(module).setdefault(_CONTEXTS, {})
+    if step.type not in contexts:
+        found = None
+        name = routes.get(step.type)
+        for fixturedef in (getfixturedefs(request._fixturemanager, name, request.node)
+                           if name else None) or []:
+            context = step_function_context_registry.get(fixturedef.func)
+            if context is not None and context.type in (None, step.type):
+                found = context  # the last one visible: the closest, as pytest picks
+        contexts[step.type] = found
+    context = contexts[step.type]
+    return context if context is not None and context.parser.is_matching(step.name) else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _signature(func: Callable[..., Any]) -> inspect.Signature:
+    """``inspect.signature``, read once per step function."""
+    return inspect.signature(func)
+
+
+def _required_args(func: Callable[..., Any]) -> list[str]:
+    """pytest-bdd's ``get_required_args`` (parameters it fills from fixtures), read once."""
+    return list(_required_names(func))
+
+
+@functools.lru_cache(maxsize=4096)
+def _required_names(func: Callable[..., Any]) -> tuple[str, ...]:
+    return tuple(p.name for p in _signature(func).parameters.values()
+                 if p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty)
 
 
 def share_parses() -> None:

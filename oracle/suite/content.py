@@ -153,7 +153,7 @@ def check_contradictions(scenarios: Iterable[ScenarioDoc], game: Game, words: Vo
         if rulings.retired(scenario, game.id) is not None:
             continue  # it no longer runs
         for written in scenario.rendered():
-            run = [replace(s, text=words.english(s.text)) for s in written]
+            run = [_in_english(s, words) for s in written]
             givens = tuple(sorted(s.text for s in run if s.kind == "given"))
             whens = tuple(s.text for s in run if s.kind == "when")
             thens, stage = [], 0
@@ -164,6 +164,8 @@ def check_contradictions(scenarios: Iterable[ScenarioDoc], game: Game, words: Vo
             groups.setdefault((givens, whens), []).append((scenario, thens))
     problems = []
     for group in groups.values():
+        if not _may_clash([thens for _, thens in group], words, game):
+            continue
         for (a, a_thens), (b, b_thens) in combinations(group, 2):
             if _linked(a, b, rulings):
                 continue
@@ -182,6 +184,20 @@ def check_contradictions(scenarios: Iterable[ScenarioDoc], game: Game, words: Vo
                     "the other, say so in it ('Replaces: NAME' with a 'Reason:', or "
                     "'Status: superseded by ID'; docs/rulings.md)"))
     return problems
+
+
+def _in_english(step: StepLine, words: Vocabulary) -> StepLine:
+    text = words.english(step.text)
+    return step if text == step.text else replace(step, text=text)
+
+
+def _may_clash(group: list[list[tuple[int, StepLine]]], words: Vocabulary, game: Game) -> bool:
+    """Whether any two of a group's lists of checks contradict, compared once per distinct
+    list: copies of a scenario (a suite of thousands, an outline's rows) check the same
+    things, and a list never contradicts itself."""
+    distinct = {tuple((stage, s.text) for stage, s in thens): thens for thens in group}
+    return any(_clash(a, b, words, game) is not None or _clash(b, a, words, game) is not None
+               for a, b in combinations(distinct.values(), 2))
 
 
 def _linked(a: ScenarioDoc, b: ScenarioDoc, rulings: Rulings) -> bool:

@@ -73,14 +73,19 @@ class ScenarioDoc:
 
     def rendered(self) -> list[tuple[StepLine, ...]]:
         """The steps as they run: once, or once per example row with placeholders filled."""
+        return list(self._rendered)
+
+    @functools.cached_property
+    def _rendered(self) -> tuple[tuple[StepLine, ...], ...]:
+        """Filled in once: each suite check asks, and a large suite has thousands of rows."""
         if not self.examples:
-            return [self.steps]
+            return (self.steps,)
         out = []
         for row in self.examples:
             values = dict(row)
             out.append(tuple(StepLine(s.keyword, s.kind, _fill(s.text, values), s.line)
                              for s in self.steps))
-        return out
+        return tuple(out)
 
     def description_value(self, key: str) -> str | None:
         """The value of a ``Key: value`` line of the scenario's description, if any."""

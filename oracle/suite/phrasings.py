@@ -62,7 +62,7 @@ class Phrasings:
     def english(self, text: str) -> str:
         """The English step a text stands for: itself when it is not in another script or
         no phrasing matches it (the suite checks then say no step matches)."""
-        if not self.present or not CYRILLIC.search(text):
+        if not self.present or text.isascii() or not CYRILLIC.search(text):
             return text
         found = self._seen.get(text)
         if found is None:

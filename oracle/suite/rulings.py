@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -131,7 +132,9 @@ class Rulings:
         return self.by_id.get(ruling_id) if ruling_id else None
 
     def of_test(self, path: Path, name: str) -> Ruling | None:
-        ruling_id = self.by_scenario.get((path.resolve(), name))
+        if not self.by_scenario:  # asked once per test: most runs have no ruling at all
+            return None
+        ruling_id = self.by_scenario.get((_resolved(path), name))
         return self.by_id.get(ruling_id) if ruling_id else None
 
     def retirements(self, game: str) -> dict[str, Retirement]:
@@ -378,3 +381,9 @@ def _locate_retired(rulings: Rulings, scenarios: list[ScenarioDoc]) -> Rulings:
                 rules=where.get(t.scenario, ("", ()))[1]) for t in r.retires))
         for rid, r in rulings.by_id.items()}
     return Rulings(by_id, rulings.by_scenario)
+
+
+@functools.lru_cache(maxsize=1024)
+def _resolved(path: Path) -> Path:
+    """A feature file's resolved path (asked once per test; the files do not move)."""
+    return path.resolve()
