@@ -189,12 +189,17 @@ def _engine_info(data: Mapping[str, Any]) -> EngineInfo:
     )
 
 
+#: Each request's op, without building its message again for every reply.
+_OPS: dict[type, str] = {Describe: "describe", Setup: "setup", Act: "act", Choose: "choose",
+                         Observe: "observe"}
+
+
 def parse_reply(request: Request, data: object) -> Reply:
     """Turn an engine's raw reply into a typed reply, or raise ProtocolError saying why not."""
     if not isinstance(data, Mapping):
         raise ProtocolError(f"a reply must be a JSON object, got {type(data).__name__}: {data!r}")
     kind = data.get("reply")
-    op = request.to_json()["op"]
+    op = _OPS.get(type(request)) or request.to_json()["op"]
     allowed = (*EXPECTED_REPLIES[op], "unsupported", "errored")
     if kind not in allowed:
         raise ProtocolError(

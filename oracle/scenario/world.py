@@ -256,6 +256,12 @@ class ScenarioWorld:
     # -- looking (Then) ------------------------------------------------------------
 
     def view(self, viewer: str | None) -> Mapping[str, Any]:
+        # A view already asked for since the last request is answered at once (exploration
+        # looks at each viewer's view many times a state); there is nothing to settle then.
+        if self._unchecked is None and self.started:
+            seen = self._seen.get(viewer)
+            if seen is not None:
+                return seen
         self.settle()
         return self._observe(viewer)
 
