@@ -136,8 +136,7 @@ class ScenarioWorld:
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
-        return {c["name"] for cards in self.game.cards.values() for c in cards
-                if json.dumps(c["name"]) in text}
+        return {name for quoted, name in _quoted_names(self.game.cards) if quoted in text}
 
     # -- talking to the engine (When) -------------------------------------------
 
@@ -273,7 +272,10 @@ class ScenarioWorld:
         seen = self._seen.get(viewer)
         if seen is not None:
             return seen
-        reply = self.client.send(Observe(viewer))
+        request = _OBSERVES.get(viewer)
+        if request is None:
+            request = _OBSERVES[viewer] = Observe(viewer)
+        reply = self.client.send(request)
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"observe as {viewer!r}: {reply.reason}")
         if not isinstance(reply, View):
@@ -313,6 +315,24 @@ class ScenarioWorld:
 
     def pending(self) -> list[Mapping[str, Any]]:
         return list(self.view(REFEREE).get("pending") or [])
+
+
+#: The observe request of each viewer (a frozen value: one per viewer serves every world).
+_OBSERVES: dict[str | None, Observe] = {}
+#: Per game's card table (by identity), each card's name as JSON, and the name.
+_QUOTED: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, str], ...]]] = {}
+
+
+def _quoted_names(cards: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """Every card's name as it reads in a JSON dump, made once per game (each Given pile
+    looks for every card name of the game in the state built so far)."""
+    hit = _QUOTED.get(id(cards))
+    if hit is None or hit[0] is not cards:
+        if len(_QUOTED) > 64:
+            _QUOTED.clear()
+        hit = _QUOTED[id(cards)] = (cards, tuple(
+            (json.dumps(c["name"]), c["name"]) for deck in cards.values() for c in deck))
+    return hit[1]
 
 
 def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, hand: bool) -> None:

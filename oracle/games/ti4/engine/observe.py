@@ -41,13 +41,12 @@ class Views:
         """The table as ``viewer`` sees it (protocol view plus the TI4 extras)."""
         game = self.g
         players: JSON = {}
+        count, visible, limit = self.visible_hand_count, self.visible_hand, self.hand_limit
         for name in game.seats:
             p = game.players[name]
-            hand: JSON = {"count": self.visible_hand_count(viewer, p),
-                          "cards": self.visible_hand(viewer, p)}
             players[name] = {
-                "hand": hand,
-                "hand_limit": self.hand_limit(p),
+                "hand": {"count": count(viewer, p), "cards": visible(viewer, p)},
+                "hand_limit": limit(p),
                 "faction": p.faction,
                 "technologies": list(p.technologies),
                 "command_tokens": dict(p.command_tokens),
