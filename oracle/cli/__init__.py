@@ -110,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
                     "say in plain words what is wrong. Exit 0 all ok, 1 something is wrong, "
                     "2 a bad --engine.")
     smoke_options = options.by_name()
-    for name in ("engine", "timeout", "features"):
+    for name in ("engine", "timeout", "startup_timeout", "features"):
         smoke_options[name].add_to_cli(smoke)
     from oracle.cli import matrix
 
@@ -168,7 +168,8 @@ def run_smoke(ns: argparse.Namespace) -> int:
         spec = EngineSpec.parse(ns.oracle_engine)
         games = discover_games([bundled_features_dir(),
                                 *(Path(f) for f in ns.oracle_features)])
-        results = smoke(spec, games, ns.oracle_timeout or DEFAULT_TIMEOUT)
+        results = smoke(spec, games, ns.oracle_timeout or DEFAULT_TIMEOUT,
+                        ns.oracle_startup_timeout)
     except (EngineSpecError, CatalogFileError) as exc:
         print(f"rules-oracle: {exc}", file=sys.stderr)
         return 2

@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.engines.spec import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from oracle.engines.streams import (
     StderrTail,
     StdoutLines,
@@ -117,13 +117,16 @@ class PipeEngine:
     them through JSON as it does for an in-process engine (``EngineClient.send``)."""
 
     def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                 strict: bool = False, max_reply_bytes: int = MAX_REPLY_BYTES,
-                 label: str | None = None,
+                 startup_timeout: float | None = None, strict: bool = False,
+                 max_reply_bytes: int = MAX_REPLY_BYTES, label: str | None = None,
                  trace: Callable[[str, bytes], None] | None = None) -> None:
         if not argv:
             raise ValueError("an engine command needs at least the program to run")
         self.argv = list(argv)
         self.timeout = timeout
+        self.startup_timeout = startup_timeout if startup_timeout is not None \
+            else max(timeout, DEFAULT_STARTUP_TIMEOUT)
+        """Seconds for a started process's handshake (its start-up included)."""
         self.strict = strict
         self.max_reply_bytes = max_reply_bytes
         self.label = label or " ".join(self.argv)
@@ -233,7 +236,7 @@ class PipeEngine:
         self._described = None
         try:
             reply = self._exchange({"op": "describe", "protocol": PROTOCOL_VERSION},
-                                   during="the handshake")
+                                   during="the handshake", timeout=self.startup_timeout)
         except _StrictViolation as violation:  # no usable engine without a handshake
             raise _Fault(str(violation)) from violation
         if reply.get("reply") != "described":
@@ -248,7 +251,7 @@ class PipeEngine:
         self._described = reply
         return reply
 
-    def _exchange(self, request: JSON, during: str = "") -> JSON:
+    def _exchange(self, request: JSON, during: str = "", timeout: float | None = None) -> JSON:
         """Send one request with the next id and return its reply, without the id."""
         rid = self._next_id
         what = f"request {rid}, {_what(request)}" + (f", during {during}" if during else "")
@@ -259,7 +262,8 @@ class PipeEngine:
         line = _ENCODER.encode(wire).encode("utf-8")
         self._leftover(what)
         self._write(line + b"\n", what)
-        raw = self._read_line(what)
+        raw = self._read_line(what, self.timeout if timeout is None else timeout,
+                              "--startup-timeout" if during else "--timeout")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -315,13 +319,13 @@ class PipeEngine:
             raise _Fault(f"the engine {_exit_words(code)} before it could be sent {what} "
                          f"(writing to its stdin failed: {exc})") from exc
 
-    def _read_line(self, what: str) -> bytes:
+    def _read_line(self, what: str, timeout: float, option: str) -> bytes:
         assert self._stdout is not None
-        item = self._stdout.next(self.timeout)
+        item = self._stdout.next(timeout)
         if item is None:
-            raise _Fault(f"the engine did not answer {what} within {self.timeout:g} s (a reply "
+            raise _Fault(f"the engine did not answer {what} within {timeout:g} s (a reply "
                          "is one line ending in a newline: does the engine flush stdout after "
-                         "each reply?)")
+                         f"each reply? If it only needs longer, raise {option})")
         kind, data = item
         if kind == "too-big":
             raise _Fault(f"the engine's reply to {what} is larger than "
