@@ -12,6 +12,7 @@ so that a failed check can be charged to the rule that was really broken
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -136,8 +137,7 @@ class ScenarioWorld:
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
-        return {c["name"] for cards in self.game.cards.values() for c in cards
-                if json.dumps(c["name"]) in text}
+        return {name for name, quoted in _quoted_card_names(self.game) if quoted in text}
 
     # -- talking to the engine (When) -------------------------------------------
 
@@ -357,3 +357,11 @@ def _diff(before: Any, after: Any, path: str = "") -> str:
             if before.get(key) != after.get(key):
                 return _diff(before.get(key), after.get(key), f"{path}.{key}" if path else key)
     return f"{path or 'view'} was {before!r}, is now {after!r}"
+
+
+@functools.lru_cache(maxsize=256)
+def _quoted_card_names(game: Game) -> tuple[tuple[str, str], ...]:
+    """Each card of the game with its name as JSON writes it (quoted), to find the cards a
+    state names in its JSON text: made once per game, not once per pile and card."""
+    return tuple((c["name"], json.dumps(c["name"])) for cards in game.cards.values()
+                 for c in cards)
