@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from oracle.engines import wire as wire_json
 from oracle.engines.spec import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from oracle.engines.streams import (
     StderrTail,
@@ -44,8 +45,6 @@ MAX_FAILED_STARTS = 3
 """Starts that may fail in a row (the process dies, or its handshake is wrong) before the
 engine is no longer started in a run: such an engine errors every scenario either way."""
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""One encoder for every request line (``json.dumps`` with options builds one per call)."""
 
 _EXIT_WAIT = 2.0
 """Seconds an engine gets to exit by itself after its stdin is closed, before it is killed."""
@@ -65,6 +64,23 @@ def _exit_words(code: int | None) -> str:
             name = f"signal {-code}"
         return f"was killed by {name}"
     return f"exited with code {code}"
+
+
+def _slow_reply(raw: bytes, what: str) -> Any:
+    """A reply line orjson would not read, read as the standard library reads it, with
+    what is wrong with it in the message (not UTF-8, not JSON)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Fault(f"the engine answered {what} with a line that is not UTF-8 "
+                     f"({exc}): {raw[:200]!r}") from exc
+    text = text.removesuffix("\n").removesuffix("\r")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise _Fault(f"the engine wrote a line to stdout that is not JSON ({exc}) when it "
+                     f"should have answered {what}: {text[:300]!r}. stdout carries replies "
+                     "only, one JSON object per line; write logs to stderr") from exc
 
 
 def _what(request: JSON) -> str:
@@ -259,23 +275,18 @@ class PipeEngine:
         if self.strict:
             self._check("request", wire, f"the oracle's {what}")
         self._next_id += 1
-        line = _ENCODER.encode(wire).encode("utf-8")
+        line = wire_json.dumps(wire)
         self._leftover(what)
         self._write(line + b"\n", what)
         raw = self._read_line(what, self.timeout if timeout is None else timeout,
                               "--startup-timeout" if during else "--timeout")
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise _Fault(f"the engine answered {what} with a line that is not UTF-8 "
-                         f"({exc}): {raw[:200]!r}") from exc
-        text = text.removesuffix("\n").removesuffix("\r")
-        try:
-            reply = json.loads(text)
-        except ValueError as exc:
-            raise _Fault(f"the engine wrote a line to stdout that is not JSON ({exc}) when it "
-                         f"should have answered {what}: {text[:300]!r}. stdout carries replies "
-                         "only, one JSON object per line; write logs to stderr") from exc
+            reply = wire_json.fast_loads(raw)
+        except ValueError:
+            reply = _slow_reply(raw, what)
+        text = ""
+        if not isinstance(reply, dict) or "id" not in reply:
+            text = raw.decode("utf-8", "replace").removesuffix("\n").removesuffix("\r")
         if not isinstance(reply, dict):
             raise _Fault(f"the engine answered {what} with {text[:300]!r}, which is not a JSON "
                          "object")
