@@ -94,8 +94,10 @@ def _what(request: JSON) -> str:
     return repr(op)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Kill an engine process and everything it started (its own process group)."""
+def _stop(process: subprocess.Popen[bytes], stderr: StderrTail | None = None) -> None:
+    """Kill an engine process and everything it started (its own process group). With
+    ``stderr``, its drain reads to the end before the streams are closed: the engine's last
+    words (written after a flood, say) are what a fault's message shows."""
     if process.poll() is None:
         try:
             if hasattr(os, "killpg"):
@@ -106,6 +108,8 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
             process.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(_EXIT_WAIT)
+    if stderr is not None:
+        stderr.join(_EXIT_WAIT)
     for stream in (process.stdin, process.stdout, process.stderr):
         with contextlib.suppress(OSError, ValueError):
             if stream is not None:
@@ -366,10 +370,8 @@ class PipeEngine:
         if process is not None:
             if self._finalizer is not None:
                 self._finalizer.detach()
-            _stop(process)
+            _stop(process, self._stderr)
             exit_code = process.returncode
-            if self._stderr is not None:
-                self._stderr.join(1.0)
         self._described = None
         self._last_fault = message[:300]
         return self._errored(message, exit_code)
