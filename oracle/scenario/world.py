@@ -12,6 +12,7 @@ so that a failed check can be charged to the rule that was really broken
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -136,7 +137,7 @@ class ScenarioWorld:
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
-        return {name for quoted, name in _quoted_names(self.game.cards) if quoted in text}
+        return {name for name, quoted in _quoted_card_names(self.game) if quoted in text}
 
     # -- talking to the engine (When) -------------------------------------------
 
@@ -319,20 +320,6 @@ class ScenarioWorld:
 
 #: The observe request of each viewer (a frozen value: one per viewer serves every world).
 _OBSERVES: dict[str | None, Observe] = {}
-#: Per game's card table (by identity), each card's name as JSON, and the name.
-_QUOTED: dict[int, tuple[Mapping[str, Any], tuple[tuple[str, str], ...]]] = {}
-
-
-def _quoted_names(cards: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    """Every card's name as it reads in a JSON dump, made once per game (each Given pile
-    looks for every card name of the game in the state built so far)."""
-    hit = _QUOTED.get(id(cards))
-    if hit is None or hit[0] is not cards:
-        if len(_QUOTED) > 64:
-            _QUOTED.clear()
-        hit = _QUOTED[id(cards)] = (cards, tuple(
-            (json.dumps(c["name"]), c["name"]) for deck in cards.values() for c in deck))
-    return hit[1]
 
 
 def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, hand: bool) -> None:
@@ -383,3 +370,11 @@ def _diff(before: Any, after: Any, path: str = "") -> str:
             if before.get(key) != after.get(key):
                 return _diff(before.get(key), after.get(key), f"{path}.{key}" if path else key)
     return f"{path or 'view'} was {before!r}, is now {after!r}"
+
+
+@functools.lru_cache(maxsize=256)
+def _quoted_card_names(game: Game) -> tuple[tuple[str, str], ...]:
+    """Each card of the game with its name as JSON writes it (quoted), to find the cards a
+    state names in its JSON text: made once per game, not once per pile and card."""
+    return tuple((c["name"], json.dumps(c["name"])) for cards in game.cards.values()
+                 for c in cards)
