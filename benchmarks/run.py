@@ -17,7 +17,7 @@ installed ``oracle`` (a source checkout in the working directory would shadow it
   definitions (unused ones, added to the game's step module);
 - pipe: round trips per second of one scenario's typical mix over the pipe, in-process, and
   over the pipe in strict mode; every reply is checked, so a failing engine cannot pass for
-  a fast one;
+  a fast one; and the floor: the same request lines echoed by a child doing nothing else;
 - scale: generated suites of 500 and 5,000 scenarios (the bundled features copied with
   unique scenario names into a committee folder), serial and ``-n 2``, with the reports
   compared (same rules, statuses and scenario lists in the same order), and peak memory;
@@ -245,7 +245,30 @@ def bench_pipe(b: Bench) -> dict[str, float]:
         return rounds * len(mix) / (time.perf_counter() - start)
 
     argv = [sys.executable, "-m", "oracle.pipe", "serve", "reference:ti4"]
-    best = {"inprocess_rtps": 0.0, "pipe_rtps": 0.0, "pipe_strict_rtps": 0.0}
+    lines = [json.dumps({"id": 1, **request.to_json()}).encode() + b"\n"
+             for request, _ in mix]
+
+    def floor() -> float:
+        """The transport alone: the mix's request lines echoed by a child that does nothing
+        else (no JSON, no engine), read back line by line as the client reads replies."""
+        echo = "import sys\nfor line in sys.stdin.buffer:\n" \
+               "    sys.stdout.buffer.write(line); sys.stdout.buffer.flush()\n"
+        child = subprocess.Popen([sys.executable, "-c", echo], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE)
+        assert child.stdin is not None and child.stdout is not None
+        start = time.perf_counter()
+        for _ in range(rounds):
+            for line in lines:
+                child.stdin.write(line)
+                child.stdin.flush()
+                child.stdout.readline()
+        rate = rounds * len(lines) / (time.perf_counter() - start)
+        child.stdin.close()
+        child.wait()
+        return rate
+
+    best = {"inprocess_rtps": 0.0, "pipe_rtps": 0.0, "pipe_strict_rtps": 0.0,
+            "pipe_floor_rtps": 0.0}
     cwd = os.getcwd()
     os.chdir(b.scratch)  # the engine process starts here, away from any source checkout
     try:
@@ -257,10 +280,13 @@ def bench_pipe(b: Bench) -> dict[str, float]:
             with PipeEngine(argv, strict=True) as strict:
                 best["pipe_strict_rtps"] = max(best["pipe_strict_rtps"],
                                                rate(EngineClient(strict, "pipe strict")))
+            best["pipe_floor_rtps"] = max(best["pipe_floor_rtps"], floor())
     finally:
         os.chdir(cwd)
     return {**best, "pipe_ratio": best["pipe_rtps"] / best["inprocess_rtps"],
-            "strict_ratio": best["pipe_strict_rtps"] / best["pipe_rtps"]}
+            "strict_ratio": best["pipe_strict_rtps"] / best["pipe_rtps"],
+            # What share of the bare transport's rate the real pipe keeps.
+            "pipe_of_floor": best["pipe_rtps"] / best["pipe_floor_rtps"]}
 
 
 SCENARIO_LINE = re.compile(r"^(\s*)(Scenario Outline|Scenario Template|Scenario|Example):(.*)$")

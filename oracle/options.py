@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.engines.spec import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,10 @@ TIMEOUT = Option(
     "timeout", f"seconds an engine gets to answer each request (default {DEFAULT_TIMEOUT:g}); "
     "a late answer errors the scenario and the engine is restarted", metavar="SECONDS",
     type=_positive)
+STARTUP_TIMEOUT = Option(
+    "startup_timeout", f"seconds an engine process (cmd:) gets to start and answer the "
+    f"handshake (default {DEFAULT_STARTUP_TIMEOUT:g}, or --timeout if longer); a late "
+    "handshake errors every scenario on it, once", metavar="SECONDS", type=_positive)
 
 CORE_OPTIONS: tuple[Option, ...] = (
     ENGINE,
@@ -151,6 +155,7 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option("seed", "base seed for every scenario's shuffles (default 0)", metavar="N",
            type=int, default=0),
     TIMEOUT,
+    STARTUP_TIMEOUT,
     Option("strict_protocol", "validate every request and reply against the protocol's JSON "
            "Schemas; a violation errors the scenario", kind="flag"),
     Option("expectations", "YAML of this engine's known failures: they report xfail, and "

@@ -64,7 +64,9 @@ def test_the_finished_walkthrough_gets_the_verdicts_on_the_page(
     out = pytester.path / "r.json"
     result = pytester.runpytest_inprocess(
         "--oracle-engine=adapter:factory", "--oracle-rule=ti4", f"--oracle-json={out}",
-        "-p", "no:cacheprovider", "--rootdir", str(pytester.path))
+        # In the walkthrough's folder pytest finds this project's ini, whose -n auto would
+        # start workers for this in-process run.
+        "-n", "0", "-p", "no:cacheprovider", "--rootdir", str(pytester.path))
     for module in ("adapter", "my_engine"):
         sys.modules.pop(module, None)
     assert result.ret == 0, result.stdout.str()

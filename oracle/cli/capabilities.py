@@ -53,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="only this game (repeatable; default: every game)")
     parser.add_argument("--engine", metavar="SPEC", help=options.ENGINE.help)
     run_options = options.by_name()
-    for name in ("features", "seed", "timeout"):
+    for name in ("features", "seed", "timeout", "startup_timeout"):
         run_options[name].add_to_cli(parser)
     parser.add_argument("--markdown", action="store_true",
                         help=f"print the map (without --engine) as Markdown, as "
@@ -105,8 +105,9 @@ def engine_report(ns: argparse.Namespace, games: dict[str, Game]
     groups = [{g: games[g]} for g in games] if per_game else [dict(games)]
     names, gaps = [], []
     for group in groups:
-        client = connect(spec, group, ConnectOptions(timeout=ns.oracle_timeout
-                                                     or DEFAULT_TIMEOUT))
+        client = connect(spec, group, ConnectOptions(
+            timeout=ns.oracle_timeout or DEFAULT_TIMEOUT,
+            startup_timeout=ns.oracle_startup_timeout))
         try:
             info = client.info()
         finally:

@@ -80,15 +80,16 @@ class EngineClient:
         """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
         message = request.to_json()
         copies = not getattr(self.engine, "speaks_json", False)
+        observe = type(request) is Observe
         # An engine that builds every view afresh from plain JSON data (the bundled ones,
         # ``oracle.games.kit``) shares nothing with the oracle through it: views are most of
-        # what exploration copies, and need no copy from such an engine.
-        copies_reply = copies and not (isinstance(request, Observe)
-                                       and getattr(self.engine, "fresh_views", False))
+        # what exploration copies, and need no copy from such an engine. An observe request
+        # is made afresh here of a viewer's name: nothing of the oracle's is in it either.
+        copies_reply = copies and not (observe and getattr(self.engine, "fresh_views", False))
         try:
             # A JSON round trip: in-process engines get exactly what a piped one would (a
             # pipe engine writes the request as JSON and parses the reply itself).
-            wire = json_copy(message) if copies else message
+            wire = json_copy(message) if copies and not observe else message
         except (TypeError, ValueError) as exc:  # an oracle bug, not the engine's
             raise RuntimeError(f"request is not JSON data: {message!r}") from exc
         if self.strict and (found := schemas.problems("request", wire)):

@@ -42,6 +42,9 @@ class ConnectOptions:
     """How to talk to an engine: per-request timeout, schema checks, the watchdog."""
 
     timeout: float = DEFAULT_TIMEOUT
+    #: For a process: seconds to start and answer the handshake (None: the default, or
+    #: ``timeout`` if longer).
+    startup_timeout: float | None = None
     strict: bool = False
     #: Run in-process engines behind the watchdog (a hang errors one request, not the run).
     guard: bool = True
@@ -181,7 +184,8 @@ class CommandKind(EngineKind):
         from oracle.engines.pipe import PipeEngine
 
         return PipeEngine(command_argv(spec.target), timeout=options.timeout,
-                          strict=options.strict, label=str(spec))
+                          startup_timeout=options.startup_timeout, strict=options.strict,
+                          label=str(spec))
 
     def label(self, spec: EngineSpec, games: Games) -> str:
         return str(spec)

@@ -27,7 +27,8 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.engines import wire as wire_json
+from oracle.engines.spec import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from oracle.engines.streams import (
     StderrTail,
     StdoutLines,
@@ -44,8 +45,6 @@ MAX_FAILED_STARTS = 3
 """Starts that may fail in a row (the process dies, or its handshake is wrong) before the
 engine is no longer started in a run: such an engine errors every scenario either way."""
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""One encoder for every request line (``json.dumps`` with options builds one per call)."""
 
 _EXIT_WAIT = 2.0
 """Seconds an engine gets to exit by itself after its stdin is closed, before it is killed."""
@@ -67,6 +66,23 @@ def _exit_words(code: int | None) -> str:
     return f"exited with code {code}"
 
 
+def _slow_reply(raw: bytes, what: str) -> Any:
+    """A reply line orjson would not read, read as the standard library reads it, with
+    what is wrong with it in the message (not UTF-8, not JSON)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Fault(f"the engine answered {what} with a line that is not UTF-8 "
+                     f"({exc}): {raw[:200]!r}") from exc
+    text = text.removesuffix("\n").removesuffix("\r")
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise _Fault(f"the engine wrote a line to stdout that is not JSON ({exc}) when it "
+                     f"should have answered {what}: {text[:300]!r}. stdout carries replies "
+                     "only, one JSON object per line; write logs to stderr") from exc
+
+
 def _what(request: JSON) -> str:
     """A request in a few words, for messages: ``'act' (draw)``."""
     op = request.get("op")
@@ -78,8 +94,10 @@ def _what(request: JSON) -> str:
     return repr(op)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Kill an engine process and everything it started (its own process group)."""
+def _stop(process: subprocess.Popen[bytes], stderr: StderrTail | None = None) -> None:
+    """Kill an engine process and everything it started (its own process group). With
+    ``stderr``, its drain reads to the end before the streams are closed: the engine's last
+    words (written after a flood, say) are what a fault's message shows."""
     if process.poll() is None:
         try:
             if hasattr(os, "killpg"):
@@ -90,6 +108,8 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
             process.kill()
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(_EXIT_WAIT)
+    if stderr is not None:
+        stderr.join(_EXIT_WAIT)
     for stream in (process.stdin, process.stdout, process.stderr):
         with contextlib.suppress(OSError, ValueError):
             if stream is not None:
@@ -117,13 +137,16 @@ class PipeEngine:
     them through JSON as it does for an in-process engine (``EngineClient.send``)."""
 
     def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                 strict: bool = False, max_reply_bytes: int = MAX_REPLY_BYTES,
-                 label: str | None = None,
+                 startup_timeout: float | None = None, strict: bool = False,
+                 max_reply_bytes: int = MAX_REPLY_BYTES, label: str | None = None,
                  trace: Callable[[str, bytes], None] | None = None) -> None:
         if not argv:
             raise ValueError("an engine command needs at least the program to run")
         self.argv = list(argv)
         self.timeout = timeout
+        self.startup_timeout = startup_timeout if startup_timeout is not None \
+            else max(timeout, DEFAULT_STARTUP_TIMEOUT)
+        """Seconds for a started process's handshake (its start-up included)."""
         self.strict = strict
         self.max_reply_bytes = max_reply_bytes
         self.label = label or " ".join(self.argv)
@@ -233,7 +256,7 @@ class PipeEngine:
         self._described = None
         try:
             reply = self._exchange({"op": "describe", "protocol": PROTOCOL_VERSION},
-                                   during="the handshake")
+                                   during="the handshake", timeout=self.startup_timeout)
         except _StrictViolation as violation:  # no usable engine without a handshake
             raise _Fault(str(violation)) from violation
         if reply.get("reply") != "described":
@@ -248,7 +271,7 @@ class PipeEngine:
         self._described = reply
         return reply
 
-    def _exchange(self, request: JSON, during: str = "") -> JSON:
+    def _exchange(self, request: JSON, during: str = "", timeout: float | None = None) -> JSON:
         """Send one request with the next id and return its reply, without the id."""
         rid = self._next_id
         what = f"request {rid}, {_what(request)}" + (f", during {during}" if during else "")
@@ -256,22 +279,18 @@ class PipeEngine:
         if self.strict:
             self._check("request", wire, f"the oracle's {what}")
         self._next_id += 1
-        line = _ENCODER.encode(wire).encode("utf-8")
+        line = wire_json.dumps(wire)
         self._leftover(what)
         self._write(line + b"\n", what)
-        raw = self._read_line(what)
+        raw = self._read_line(what, self.timeout if timeout is None else timeout,
+                              "--startup-timeout" if during else "--timeout")
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise _Fault(f"the engine answered {what} with a line that is not UTF-8 "
-                         f"({exc}): {raw[:200]!r}") from exc
-        text = text.removesuffix("\n").removesuffix("\r")
-        try:
-            reply = json.loads(text)
-        except ValueError as exc:
-            raise _Fault(f"the engine wrote a line to stdout that is not JSON ({exc}) when it "
-                         f"should have answered {what}: {text[:300]!r}. stdout carries replies "
-                         "only, one JSON object per line; write logs to stderr") from exc
+            reply = wire_json.fast_loads(raw)
+        except ValueError:
+            reply = _slow_reply(raw, what)
+        text = ""
+        if not isinstance(reply, dict) or "id" not in reply:
+            text = raw.decode("utf-8", "replace").removesuffix("\n").removesuffix("\r")
         if not isinstance(reply, dict):
             raise _Fault(f"the engine answered {what} with {text[:300]!r}, which is not a JSON "
                          "object")
@@ -315,13 +334,13 @@ class PipeEngine:
             raise _Fault(f"the engine {_exit_words(code)} before it could be sent {what} "
                          f"(writing to its stdin failed: {exc})") from exc
 
-    def _read_line(self, what: str) -> bytes:
+    def _read_line(self, what: str, timeout: float, option: str) -> bytes:
         assert self._stdout is not None
-        item = self._stdout.next(self.timeout)
+        item = self._stdout.next(timeout)
         if item is None:
-            raise _Fault(f"the engine did not answer {what} within {self.timeout:g} s (a reply "
+            raise _Fault(f"the engine did not answer {what} within {timeout:g} s (a reply "
                          "is one line ending in a newline: does the engine flush stdout after "
-                         "each reply?)")
+                         f"each reply? If it only needs longer, raise {option})")
         kind, data = item
         if kind == "too-big":
             raise _Fault(f"the engine's reply to {what} is larger than "
@@ -351,10 +370,8 @@ class PipeEngine:
         if process is not None:
             if self._finalizer is not None:
                 self._finalizer.detach()
-            _stop(process)
+            _stop(process, self._stderr)
             exit_code = process.returncode
-            if self._stderr is not None:
-                self._stderr.join(1.0)
         self._described = None
         self._last_fault = message[:300]
         return self._errored(message, exit_code)

@@ -10,13 +10,13 @@ The engine is found by the same ``connect`` machinery as every other caller uses
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import traceback
 from collections.abc import Sequence
 from typing import IO, Any
 
+from oracle.engines import wire
 from oracle.protocol.adapter import Engine
 
 JSON = dict[str, Any]
@@ -24,7 +24,7 @@ JSON = dict[str, Any]
 
 def answer(engine: Engine, line: bytes | str) -> JSON:
     """One request line in, one reply (with the request's id) out; never raises."""
-    return json.loads(reply_line(engine, line))
+    return wire.loads(reply_line(engine, line))
 
 
 def reply_line(engine: Engine, line: bytes | str) -> bytes:
@@ -32,7 +32,7 @@ def reply_line(engine: Engine, line: bytes | str) -> bytes:
     never raises. The reply is serialised once: that is also the check that it is JSON."""
     rid: Any = None
     try:
-        request = json.loads(line)
+        request = wire.loads(line)
         if not isinstance(request, dict):
             raise ValueError(f"a request must be a JSON object, got {request!r:.200}")
         rid = request.pop("id", None)
@@ -49,11 +49,8 @@ def reply_line(engine: Engine, line: bytes | str) -> bytes:
     return _encode({"id": rid, **reply})
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
-
-
 def _encode(reply: JSON) -> bytes:
-    return _ENCODER.encode(reply).encode("utf-8") + b"\n"
+    return wire.dumps(reply) + b"\n"
 
 
 def serve(engine: Engine, instream: IO[bytes] | None = None,

@@ -328,8 +328,8 @@ def _first_change(before: Any, after: Any, path: str = "") -> str:
     return f"{path or 'the view'} was {before!r:.100}, is now {after!r:.100}"
 
 
-def smoke(spec: EngineSpec, games: Mapping[str, Game],
-          timeout: float = DEFAULT_TIMEOUT) -> list[SmokeResult]:
+def smoke(spec: EngineSpec, games: Mapping[str, Game], timeout: float = DEFAULT_TIMEOUT,
+          startup_timeout: float | None = None) -> list[SmokeResult]:
     """Smoke-test the engine(s) a spec names, one result per engine.
 
     Raises ``EngineSpecError`` for a spec that names no engine.
@@ -339,7 +339,8 @@ def smoke(spec: EngineSpec, games: Mapping[str, Game],
     groups = [{g: games[g]} for g in games] if per_game else [dict(games)]
     results = []
     for group in groups:
-        client = connect(spec, group, ConnectOptions(timeout=timeout))
+        client = connect(spec, group, ConnectOptions(timeout=timeout,
+                                                     startup_timeout=startup_timeout))
         try:
             results.append(smoke_client(client, games, piped=spec.kind == "cmd"))
         finally:

@@ -14,7 +14,13 @@ if TYPE_CHECKING:
     from oracle.engines.kinds import EngineKind
 
 DEFAULT_TIMEOUT = 10.0
-"""Seconds an engine gets to answer one request (the pipe's handshake included)."""
+"""Seconds an engine gets to answer one request."""
+
+DEFAULT_STARTUP_TIMEOUT = 30.0
+"""Seconds an engine process gets to start and answer the handshake, unless ``--timeout``
+is longer: starting a runtime (a JVM, a Python importing its engine on a loaded machine) can
+take far longer than answering a request, and a per-request timeout short enough to catch a
+hang quickly should not fail a slow start."""
 
 
 class EngineSpecError(ValueError):

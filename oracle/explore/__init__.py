@@ -23,6 +23,7 @@ how often it was exercised.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import os
 import tempfile
@@ -120,8 +121,25 @@ def explore(game: Game, client: EngineClient, seed: int, budget: settings,
     games, derandomised) without what it found, until it finds nothing new. ``progress`` is
     told (games done, games in this search, what is being searched) now and then.
     """
-    with _private_hypothesis_home():
+    with _private_hypothesis_home(), _fewer_collections():
         return _explore(game, client, seed, budget, only, progress)
+
+
+@contextlib.contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """The cyclic garbage collector runs less often while exploring.
+
+    A move allocates thousands of short-lived containers (views, requests, step arguments),
+    none of them in a cycle: with Python's default threshold the collector ran every 700 of
+    them, found next to nothing, and took about a fifth of the search's time. Memory is
+    still freed as usual (by reference counting); only the search for cycles waits longer.
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], 20_000), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 @contextlib.contextmanager

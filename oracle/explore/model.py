@@ -80,7 +80,11 @@ class ExplorationModel(Protocol):
     def moves(self, explored: Explored) -> list[str]:
         """When step texts to try next (legal or not, but always well-formed: about players,
         cards, units and laws the game has), simplest first (Hypothesis shrinks towards the
-        start of the list)."""
+        start of the list).
+
+        Asked once per state: a move the engine rejected changed nothing (the world checks
+        it), so the list is used again after one. The moves follow from the game's state, so
+        a rejected move's lines must not change them."""
         ...
 
     def invariants(self) -> Sequence[Invariant]:
@@ -150,6 +154,8 @@ class Explored:
     memo: dict[str, Any] = field(default_factory=dict)
     #: Whether the engine declares what a step needs (moves it lacks are skipped anyway).
     supported: Supported = lambda kind, text: True
+    #: The model's moves from this state, while no move has changed it (see ``moves``).
+    candidates: list[str] | None = None
 
     def view(self, viewer: str | None = REFEREE) -> View:
         """What ``viewer`` sees now (the world asks the engine once per viewer and move)."""

@@ -39,14 +39,38 @@ from oracle.scenario.requirements import needs
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.games import Game
 
-#: A move is drawn as a number and taken modulo the moves on offer: a rule argument costs
-#: Hypothesis far less than a draw inside the rule, and shrinks towards the first move.
-PICKS = 1023
-#: Picks below this take the first move on offer (the model's natural next one: answering a
+#: Moves are drawn CHUNK at a time, one byte each, as one Hypothesis choice (``st.binary`` of
+#: a fixed size): a draw costs Hypothesis about as much as a whole engine move, so one draw
+#: per move was most of the search's own cost. Hypothesis shrinks a chunk byte by byte,
+#: lowering each (towards the natural move, then towards skipping it), and deletes whole
+#: chunks; the game ends where its slip shows, so later bytes are never drawn or kept.
+CHUNK = 10
+#: A byte of 0 plays no move: lowering a byte to 0 is how the shrinker deletes one move from
+#: the middle of a chunk (a skipped move is not written in the counterexample).
+SKIP = 0
+#: Hypothesis draws many zero bytes (its first game is all zeros, and it favours zeros and
+#: repeats chunks it drew before): a game draws chunks until it has made its moves or drawn
+#: this many bytes per move, so that skipped moves do not make games shorter.
+SKIPPABLE = 2
+#: Bytes up to this take the first move on offer (the model's natural next one: answering a
 #: decision, the active player's first card, the end of a Turn whose Action is taken), so
 #: that about a quarter of the moves play the game forward as players would, and deep
 #: states (a third Display Card, a second Action in a Turn) are reached in far fewer games.
-NATURAL = 256
+NATURAL = 63
+#: The other bytes spread over the moves on offer in order (a lower byte, an earlier move:
+#: shrinking lowers towards the simplest); with more than this many moves on offer, some
+#: are never chosen in that state.
+SPREAD = 255 - NATURAL
+
+
+def chosen(pick: int, candidates: Sequence[str]) -> str | None:
+    """The move a drawn byte stands for: none (``SKIP``), the natural move, or one spread
+    over the moves on offer."""
+    if pick == SKIP:
+        return None
+    if pick <= NATURAL:
+        return candidates[0]
+    return candidates[(pick - NATURAL - 1) * len(candidates) // SPREAD]
 
 
 class Slip(Exception):
@@ -177,11 +201,20 @@ class Search:
         self._round_games = 0
 
     def move(self, explored: Explored, pick: int) -> bool:
-        """Play one move; whether the game goes on (False: it showed a slip already reported,
-        and ends here). Raises ``Slip`` for a new one."""
+        """Play the move a drawn byte picks (``chosen``); whether the game goes on (False: it
+        showed a slip already reported, and ends here). Raises ``Slip`` for a new one."""
         world = explored.world
-        candidates = self.model.moves(explored)
-        text = candidates[0 if pick < NATURAL else pick % len(candidates)]
+        if pick == SKIP:
+            return True
+        # Nothing reads a game's transcript here (a finding is replayed on a fresh world), and
+        # keeping every view of a game alive until the next setup made the collector walk
+        # them all, over and over.
+        world.client.transcript.clear()
+        if explored.candidates is None:
+            explored.candidates = self.model.moves(explored)
+        text = chosen(pick, explored.candidates)
+        if text is None:
+            return True
         missing = self.lacking("when", [text])
         if missing:
             self.skipped_moves[missing[0]] += 1
@@ -213,6 +246,8 @@ class Search:
                              self.faults_end_games)
         rejected = len(world.history) > sent and isinstance(world.last.reply if world.last
                                                             else None, Rejected)
+        if not all(isinstance(entry[3], Rejected) for entry in world.history[sent:]):
+            explored.candidates = None  # an accepted action changed the game
         if rejected:
             world.expect_rejected()
             explored.lines.append(REJECTED_LINE)
@@ -266,8 +301,8 @@ def game_test(search: Search, steps: int) -> Callable[[], None]:
     Why a plain ``@given`` test and not a ``RuleBasedStateMachine``: a game has one kind of
     step (a move, drawn as one number), and the state machine's rule choice and stop
     decision cost as much again per move as the draw itself, and its games went on with
-    no-op steps after a game had ended. Shrinking is the same: each move is one draw, which
-    Hypothesis deletes or lowers (towards the natural next move).
+    no-op steps after a game had ended. Shrinking is the same: each move is one byte, which
+    Hypothesis lowers (towards the natural next move, then to no move); see ``CHUNK``.
     """
 
     def playable(given: list[str]) -> bool:
@@ -277,7 +312,7 @@ def game_test(search: Search, steps: int) -> Callable[[], None]:
         return not missing
 
     setups = search.model.setups(search.supported).filter(playable)
-    picks = st.integers(0, PICKS)
+    chunk = st.binary(min_size=CHUNK, max_size=CHUNK)
 
     @given(given=setups, data=st.data())
     def play(given: list[str], data: st.DataObject) -> None:
@@ -286,12 +321,15 @@ def game_test(search: Search, steps: int) -> Callable[[], None]:
             reject()  # the engine cannot play this setup (counted): another one
         if not search.check(explored):
             return
-        for _ in range(steps):
-            moves = explored.moves
-            if not search.move(explored, data.draw(picks)):
-                return  # a slip already reported ended the game
-            if explored.moves > moves and not search.check(explored):
+        for _ in range(0, SKIPPABLE * steps, CHUNK):
+            if explored.moves >= steps:
                 return
+            for pick in data.draw(chunk):
+                moves = explored.moves
+                if not search.move(explored, pick):
+                    return  # a slip already reported ended the game
+                if explored.moves > moves and not search.check(explored):
+                    return
 
     return play
 

@@ -10,6 +10,7 @@ declared ids. A game lists its mutants in ``game.yaml`` (``mutants:``).
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -30,11 +31,7 @@ class Mutant:
     overrides: Mapping[str, Any] = field(default_factory=dict)
 
     def engine_class(self) -> type:
-        missing = [n for n in self.overrides if not hasattr(self.base, n)]
-        if missing:  # a renamed engine method would silently make the mutant a no-op
-            raise AttributeError(f"mutant {self.name}: {self.base.__name__} has no "
-                                 f"{', '.join(missing)} to override")
-        return type(f"Mutant_{self.name}", (self.base,), dict(self.overrides))
+        return _engine_class(self.name, self.base, tuple(self.overrides.items()))
 
     def __call__(self) -> Any:
         return self.engine_class()()
@@ -69,3 +66,13 @@ def find_mutant(games: Iterable[Game], name: str) -> tuple[Game, Mutant]:
         raise KeyError(f"mutant name {name!r} is ambiguous; write one of "
                        f"{', '.join(f'mutant:{g.id}/{m.name}' for g, m in hits)}")
     raise KeyError(f"no mutant named {name!r}; known: {', '.join(known) or 'none'}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _engine_class(name: str, base: type, overrides: tuple[tuple[str, Any], ...]) -> type:
+    """A mutant's engine class, made once (the kill matrix makes an engine per scenario)."""
+    missing = [n for n, _ in overrides if not hasattr(base, n)]
+    if missing:  # a renamed engine method would silently make the mutant a no-op
+        raise AttributeError(f"mutant {name}: {base.__name__} has no "
+                             f"{', '.join(missing)} to override")
+    return type(f"Mutant_{name}", (base,), dict(overrides))

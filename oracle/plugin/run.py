@@ -24,6 +24,7 @@ import pytest
 from oracle import options as run_options
 from oracle.engines import ConnectOptions, EngineClient, EngineSpec, EngineSpecError, connect
 from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.plugin.verdicts import rules_of, untraced_report
 from oracle.report import Report, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
@@ -57,6 +58,7 @@ class OracleRun:
     outputs: dict[str, Path] = field(default_factory=dict)  # format name -> path
     is_worker: bool = False
     timeout: float = DEFAULT_TIMEOUT  # per request (--oracle-timeout)
+    startup_timeout: float | None = None  # a process's start and handshake
     strict: bool = False  # validate every live message against the schemas
     expectations: Expectations | None = None
     strict_expectations: bool = False
@@ -129,6 +131,7 @@ class OracleRun:
                 selected=selected_rules(values["rule"], games, rulings), outputs=outputs,
                 rulings=rulings, features_note=note,
                 is_worker=is_worker, timeout=values["timeout"] or DEFAULT_TIMEOUT,
+                startup_timeout=values["startup_timeout"],
                 strict=_strict(values["strict_protocol"]),
                 strict_expectations=values["strict_expectations"],
                 explore=values["explore"], explore_examples=values["explore_examples"],
@@ -155,8 +158,9 @@ class OracleRun:
         key = self._engine_key(game)
         if key not in self._clients:
             games = {game.id: game} if key != "*" else self.games
-            self._clients[key] = connect(self.spec, games,
-                                         ConnectOptions(timeout=self.timeout, strict=self.strict))
+            self._clients[key] = connect(self.spec, games, ConnectOptions(
+                timeout=self.timeout, startup_timeout=self.startup_timeout,
+                strict=self.strict))
         return self._clients[key]
 
     def engine_for(self, game: Game) -> EngineClient:
@@ -301,6 +305,12 @@ class OracleRun:
         """The tests start (serially or, on xdist's controller, their distribution): the
         garbage collector is back on."""
         self.resume_gc()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
+                                  ) -> pytest.TestReport | None:
+        """A failing scenario's report without pytest's traceback (``untraced_report``)."""
+        return untraced_report(item, call) if rules_of(item) else None
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         self.interrupted = True

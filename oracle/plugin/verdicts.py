@@ -95,6 +95,27 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
             report.longrepr = failure_text(verdict)
 
 
+def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport | None:
+    """The report of a scenario whose setup or call raised, made without a traceback; None
+    (pytest makes it) for anything else.
+
+    Why: pytest renders a traceback for every failure, parsing the source of each frame's
+    file (about 45 ms a scenario: most of the time of a run against a broken engine), and
+    ``attach`` replaces it with the oracle's own message anyway. A skip (``unsupported``)
+    keeps pytest's report, as does a teardown error, which no verdict explains.
+    """
+    excinfo = call.excinfo
+    if excinfo is None or call.when == "teardown" or isinstance(excinfo.value,
+                                                                pytest.skip.Exception):
+        return None
+    sections = [(f"Captured {key} {when}", content)
+                for when, key, content in getattr(item, "_report_sections", ())]
+    return pytest.TestReport(
+        item.nodeid, item.location, dict.fromkeys(item.keywords, 1), "failed",
+        f"{type(excinfo.value).__name__}: {excinfo.value}", call.when, sections,
+        call.duration, call.start, call.stop, user_properties=item.user_properties)
+
+
 def failure_text(verdict: ScenarioVerdict) -> str:
     """What the terminal shows for a failing scenario: the rule and scenario, then the
     verdict's message (the failing step, what was expected and seen, the seed, the

@@ -189,12 +189,20 @@ def _engine_info(data: Mapping[str, Any]) -> EngineInfo:
     )
 
 
+#: Each request's op, without building its message again for every reply.
+_OPS: dict[type, str] = {Describe: "describe", Setup: "setup", Act: "act", Choose: "choose",
+                         Observe: "observe"}
+
+
 def parse_reply(request: Request, data: object) -> Reply:
     """Turn an engine's raw reply into a typed reply, or raise ProtocolError saying why not."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise ProtocolError(f"a reply must be a JSON object, got {type(data).__name__}: {data!r}")
     kind = data.get("reply")
-    op = request.to_json()["op"]
+    if kind == "view" and type(request) is Observe and type(data.get("view")) is dict:
+        # Most replies are views: answered before the general checks below (the same result).
+        return View(data["view"])
+    op = _OPS.get(type(request)) or request.to_json()["op"]
     allowed = (*EXPECTED_REPLIES[op], "unsupported", "errored")
     if kind not in allowed:
         raise ProtocolError(

@@ -13,6 +13,7 @@ choices are recorded, and shown in the report.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -113,17 +114,15 @@ def class_members(game: Game, name: str) -> list[str]:
     ``has: [KEY, ...]`` asks for cards whose recipe has each situation or flag
     (``offensive``, "nothing it could target exists"): facts about what a card does, which
     the card facts do not hold.
-
-    Worked out once per game and class (a scenario binding ``card A`` asks twice: for its
-    needs, then in its step), kept with the game's other data read once.
     """
-    memo = game.__dict__.setdefault("_class_members", {})  # as cached_property keeps its own
-    if name not in memo:
-        memo[name] = tuple(_class_members(game, name))
-    return list(memo[name])
+    return list(_members(game, name))
 
 
-def _class_members(game: Game, name: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _members(game: Game, name: str) -> tuple[str, ...]:
+    """``class_members``, worked out once per game and class: a game's card facts and
+    classes do not change, and every scenario playing ``card A`` of a class asks again
+    (most of what the kill matrix's harness spent outside the engine)."""
     classes = game.plays["classes"]
     if name not in classes:
         known = ", ".join(repr(c) for c in classes) or "none"
@@ -132,11 +131,11 @@ def _class_members(game: Game, name: str) -> list[str]:
     wanted = dict(classes[name] or {})
     has = list(wanted.pop("has", None) or ())
     recipes = game.plays["recipes"]
-    return [f["name"] for f in card_facts(game)
-            if all(_fits(_field(f, k), v) for k, v in wanted.items())
-            and (not has or (f["name"] in recipes
-                             and all(Recipe.of(f["name"], recipes[f["name"]]).has(h)
-                                     for h in has)))]
+    return tuple(f["name"] for f in card_facts(game)
+                 if all(_fits(_field(f, k), v) for k, v in wanted.items())
+                 and (not has or (f["name"] in recipes
+                                  and all(Recipe.of(f["name"], recipes[f["name"]]).has(h)
+                                          for h in has))))
 
 
 def _field(fact: Mapping[str, Any], key: str) -> Any:

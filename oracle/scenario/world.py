@@ -12,6 +12,7 @@ so that a failed check can be charged to the rule that was really broken
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -136,7 +137,7 @@ class ScenarioWorld:
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
-        return {name for quoted, name in _quoted_card_names(self.game) if quoted in text}
+        return {name for name, quoted in _quoted_card_names(self.game) if quoted in text}
 
     # -- talking to the engine (When) -------------------------------------------
 
@@ -255,6 +256,12 @@ class ScenarioWorld:
     # -- looking (Then) ------------------------------------------------------------
 
     def view(self, viewer: str | None) -> Mapping[str, Any]:
+        # A view already asked for since the last request is answered at once (exploration
+        # looks at each viewer's view many times a state); there is nothing to settle then.
+        if self._unchecked is None and self.started:
+            seen = self._seen.get(viewer)
+            if seen is not None:
+                return seen
         self.settle()
         return self._observe(viewer)
 
@@ -266,7 +273,10 @@ class ScenarioWorld:
         seen = self._seen.get(viewer)
         if seen is not None:
             return seen
-        reply = self.client.send(Observe(viewer))
+        request = _OBSERVES.get(viewer)
+        if request is None:
+            request = _OBSERVES[viewer] = Observe(viewer)
+        reply = self.client.send(request)
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"observe as {viewer!r}: {reply.reason}")
         if not isinstance(reply, View):
@@ -308,13 +318,8 @@ class ScenarioWorld:
         return list(self.view(REFEREE).get("pending") or [])
 
 
-def _quoted_card_names(game: Game) -> tuple[tuple[str, str], ...]:
-    """Every card name of the game as JSON text (to find it in a JSON state), made once."""
-    memo = game.__dict__  # beside the game's other data read once (cached properties)
-    if "_quoted_card_names" not in memo:
-        memo["_quoted_card_names"] = tuple((json.dumps(c["name"]), c["name"])
-                                           for cards in game.cards.values() for c in cards)
-    return memo["_quoted_card_names"]
+#: The observe request of each viewer (a frozen value: one per viewer serves every world).
+_OBSERVES: dict[str | None, Observe] = {}
 
 
 def check_pile(what: str, pile: Pile, count: int, cards: list[str] | None, *, hand: bool) -> None:
@@ -365,3 +370,11 @@ def _diff(before: Any, after: Any, path: str = "") -> str:
             if before.get(key) != after.get(key):
                 return _diff(before.get(key), after.get(key), f"{path}.{key}" if path else key)
     return f"{path or 'view'} was {before!r}, is now {after!r}"
+
+
+@functools.lru_cache(maxsize=256)
+def _quoted_card_names(game: Game) -> tuple[tuple[str, str], ...]:
+    """Each card of the game with its name as JSON writes it (quoted), to find the cards a
+    state names in its JSON text: made once per game, not once per pile and card."""
+    return tuple((c["name"], json.dumps(c["name"])) for cards in game.cards.values()
+                 for c in cards)

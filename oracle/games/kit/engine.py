@@ -21,6 +21,9 @@ from oracle.games.kit.requests import need
 
 # -- the engine base --------------------------------------------------------------------------
 
+#: Each op's handler method.
+_HANDLERS = {op: f"_op_{op}" for op in ("describe", "setup", "act", "choose", "observe")}
+
 
 class ProtocolEngine:
     """``handle()`` for a Python engine: dispatch, errors as replies, rejections undone.
@@ -48,6 +51,8 @@ class ProtocolEngine:
     def __init__(self) -> None:
         self.game: Any = None
         self._events: list[JSON] = []
+        #: The snapshot of the live game after a rejection put it back (see ``_transaction``).
+        self._undone: tuple[_Snapshot, Any] | None = None
 
     def handle(self, request: dict) -> dict:
         """Answer one protocol request; every failure becomes a reply, never an exception."""
@@ -55,16 +60,10 @@ class ProtocolEngine:
         try:
             if not isinstance(request, dict):
                 raise RequestError(f"a request must be a JSON object, got {request!r}")
-            handlers: dict[str, Callable[[JSON], JSON]] = {
-                "describe": self._op_describe,
-                "setup": self._op_setup,
-                "act": self._op_act,
-                "choose": self._op_choose,
-                "observe": self._op_observe,
-            }
-            handler = handlers.get(op) if isinstance(op, str) else None
-            if handler is None:
+            name = _HANDLERS.get(op) if isinstance(op, str) else None
+            if name is None:
                 raise RequestError(f"unknown op {op!r}", {"op": op})
+            handler: Callable[[JSON], JSON] = getattr(self, name)
             return handler(request)
         except RequestError as exc:
             return {"reply": "errored", "message": str(exc), "context": {"op": op, **exc.context}}
@@ -108,7 +107,7 @@ class ProtocolEngine:
         if isinstance(seed, bool) or not isinstance(seed, int | str):
             raise RequestError(f"'seed' must be an integer, got {seed!r}")
         state = need(request, "state", dict, "setup")
-        self.game = self.build_state(state, random.Random(seed))
+        self.game = self.build_state(state, UndoableRandom(seed))
         return {"reply": "ready"}
 
     def build_state(self, state: JSON, rng: random.Random) -> Any:
@@ -153,19 +152,28 @@ class ProtocolEngine:
         return self._transaction(lambda: self.choose(player, choice))
 
     def _transaction(self, run: Callable[[], None]) -> JSON:
-        """Run one act/choose so that a rejection or a crash leaves the state untouched."""
-        snapshot = _Snapshot(self.require_game())
+        """Run one act/choose so that a rejection or a crash leaves the state untouched.
+
+        The game a rejection put back is its snapshot's, unchanged until the next act or
+        choose (an ``observe`` only reads it), so the next transaction takes no new snapshot
+        of it: exploration tries many refused moves in a row, and a snapshot is a deep copy.
+        """
+        game = self.require_game()
+        undone, self._undone = self._undone, None
+        snapshot = undone[0] if undone is not None and undone[1] is game else _Snapshot(game)
         self._events = []
         try:
             run()
         except Rejected as rej:
             self.game = snapshot.restore()
+            self._undone = (snapshot, self.game)
             reply: JSON = {"reply": "rejected", "reason": rej.rejection.reason}
             if rej.rejection.rule:
                 reply["rule"] = rej.rejection.rule
             return reply
         except BaseException:
             self.game = snapshot.restore()
+            self._undone = (snapshot, self.game)
             raise
         return {"reply": "accepted", "events": list(self._events)}
 
@@ -186,13 +194,64 @@ class ProtocolEngine:
             raise Rejected(rejection)
 
 
+class UndoableRandom(random.Random):
+    """A seeded ``random.Random`` that keeps its state from before its first draw since
+    ``mark()``, and goes back to it on ``undo()``.
+
+    Why: a rejected move must leave the shuffles where they were, but copying the generator's
+    625-number state before every move cost as much as the rest of the snapshot, and most
+    moves draw nothing; this copies it only when a move shuffles. The numbers drawn are
+    ``random.Random``'s own, seed for seed.
+    """
+
+    _marked = False
+    _saved: tuple[Any, ...] | None = None
+
+    def mark(self) -> None:
+        """From here, remember the state the first draw starts from."""
+        self._marked, self._saved = True, None
+
+    def undo(self) -> None:
+        """Back to the state at ``mark()``, and marked again from there."""
+        if self._saved is not None:
+            super().setstate(self._saved)
+        self.mark()
+
+    def _drawing(self) -> None:
+        if self._marked:
+            self._marked, self._saved = False, super().getstate()
+
+    # Every way to draw or reset goes through one of these (``shuffle``, ``choice``,
+    # ``sample`` and the rest call ``random`` or ``getrandbits``).
+    def random(self) -> float:
+        self._drawing()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._drawing()
+        return super().getrandbits(k)
+
+    def randbytes(self, n: int) -> bytes:
+        self._drawing()
+        return super().randbytes(n)
+
+    def seed(self, *args: Any, **kwargs: Any) -> None:
+        self._drawing()
+        super().seed(*args, **kwargs)
+
+    def setstate(self, state: Any) -> None:
+        self._drawing()
+        super().setstate(state)
+
+
 class _Snapshot:
     """A deep copy of a game taken before a move, made into a game only if the move is undone.
 
     Pickled: the same deep copy as ``copy.deepcopy`` for plain game data (dataclasses, lists),
     several times faster; and unpickled only on a rejection, so an accepted move pays half.
     The game's seeded ``rng`` (a ``random.Random``, whose 625-number state would be most of
-    the pickle) is kept aside as its state and put back into the same object.
+    the pickle) is kept aside and put back into the same object: an ``UndoableRandom`` (the
+    one ``setup`` makes) undoes its own draws, any other has its state copied.
     """
 
     __slots__ = ("blob", "rng", "rng_state")
@@ -200,7 +259,11 @@ class _Snapshot:
     def __init__(self, game: Any) -> None:
         rng = getattr(game, "rng", None)
         self.rng = rng if isinstance(rng, random.Random) else None
-        self.rng_state = self.rng.getstate() if self.rng is not None else None
+        self.rng_state = None
+        if isinstance(rng, UndoableRandom):
+            rng.mark()
+        elif self.rng is not None:
+            self.rng_state = self.rng.getstate()
         if self.rng is None:
             self.blob = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
             return
@@ -212,7 +275,10 @@ class _Snapshot:
 
     def restore(self) -> Any:
         game = pickle.loads(self.blob)
-        if self.rng is not None:
+        if isinstance(self.rng, UndoableRandom):
+            self.rng.undo()
+        elif self.rng is not None:
             self.rng.setstate(self.rng_state)
+        if self.rng is not None:
             game.rng = self.rng
         return game

@@ -11,9 +11,26 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from hypothesis import strategies as st
+
 from oracle.explore import HELD, Check, Explored
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
+
+
+def listed(pool: Sequence[str], max_size: int) -> st.SearchStrategy[list[str]]:
+    """Lists of up to ``max_size`` names from ``pool``, drawn as one Hypothesis choice.
+
+    Why not ``st.lists(st.sampled_from(pool))``: that draws two choices a card, and a setup's
+    hands and piles cost Hypothesis as much as several engine moves. Drawn as bytes, each
+    card is one byte, spread over the pool in order: Hypothesis shrinks the bytes as it
+    shrinks a list (deleting cards, lowering them towards the pool's first name).
+    """
+    names = tuple(pool)
+    if not names:
+        return st.just([])
+    return st.binary(max_size=max_size).map(
+        lambda picks: [names[b * len(names) >> 8] for b in picks])
 
 
 def hand_cards(view: Mapping[str, Any], name: str) -> list[str]:

@@ -30,6 +30,7 @@ from oracle.games.kit.explore import (
     conserved,
     hand_cards,
     hands_as_seen,
+    listed,
     other_viewers,
 )
 from oracle.scenario.world import ScenarioWorld
@@ -69,7 +70,7 @@ EXTRAS = (
 def _cards(pool: tuple[str, ...], max_size: int) -> st.SearchStrategy[list[str]]:
     """Lists of cards from the pool (built once: a strategy costs more to build than to draw
     from)."""
-    return st.lists(st.sampled_from(pool), max_size=max_size) if pool else st.just([])
+    return listed(pool, max_size)
 
 
 _ORDERS = st.permutations(PLAYERS)
@@ -111,6 +112,22 @@ def _targets(view: Any) -> dict[str, str]:
     return found
 
 
+@functools.lru_cache(maxsize=4096)
+def _card_moves(player: str, card: str, target: str | None) -> tuple[str, str, str, str]:
+    """A held card's moves: played, played and cancelled, revealed, given away (the same few
+    hundred texts come back every state, so they are made once).
+
+    A play is aimed at a target of its kind that is on the table (a unit, a law), or at none
+    when there is none: the request stays well-formed (the engine refuses a card with no
+    target; it need not make sense of a unit that does not exist)."""
+    aimed = f" targeting {target}" if target else ""
+    canceller = "Carol" if player != "Carol" else "Bob"
+    other = next(q for q in PLAYERS if q != player)
+    play = f'{player} plays "{card}"{aimed}'
+    return (play, f'{play} and {canceller} cancels it with "Sabotage"',
+            f'{player} reveals "{card}"', f'{player} gives "{card}" to {other} in a transaction')
+
+
 def _is_yssaril(explored: Explored, player: str) -> bool:
     return any(p["name"] == player and p.get("faction") == "Yssaril"
                for p in explored.world.state["players"])
@@ -144,32 +161,22 @@ class TI4Model:
                   "Alice resolves the primary ability of Politics, choosing Bob as speaker",
                   "Alice ends their turn"]
         for p in PLAYERS:
-            other = next(q for q in PLAYERS if q != p)
             moves.append(f"{p} resolves the secondary ability of Politics")
             held = dict.fromkeys(_hand(explored, p))
             # Cards the engine does not model (dealt from its full deck) are never named in
             # a request: the search would only skip those moves.
-            for card in [c for c in held if explored.supported("when", f'{p} reveals "{c}"')]:
-                moves += [self._play(p, card, False, targets), self._play(p, card, True, targets),
-                          f'{p} reveals "{card}"',
-                          f'{p} gives "{card}" to {other} in a transaction']
+            for card in held:
+                plays = _card_moves(p, card, targets.get(_TARGETS.get(card, "")))
+                if explored.supported("when", plays[2]):
+                    moves += plays
             # Often illegal: a card not held.
-            stranger = next((c for c in POOL if c not in held and explored.supported(
-                "when", f'{p} reveals "{c}"')), None)
-            if stranger:
-                moves += [self._play(p, stranger, False, targets), f'{p} reveals "{stranger}"']
+            for stranger in POOL:
+                if stranger not in held:
+                    plays = _card_moves(p, stranger, targets.get(_TARGETS.get(stranger, "")))
+                    if explored.supported("when", plays[2]):
+                        moves += (plays[0], plays[2])
+                        break
         return moves
-
-    @staticmethod
-    def _play(player: str, card: str, cancelled: bool, targets: dict[str, str]) -> str:
-        """A play, aimed at a target of its kind that is on the table (a unit, a law), or
-        at none when there is none: the request stays well-formed (the engine refuses a
-        card with no target; it need not make sense of a unit that does not exist)."""
-        kind = _TARGETS.get(card)
-        target = f" targeting {targets[kind]}" if kind in targets else ""
-        canceller = "Carol" if player != "Carol" else "Bob"
-        cancel = f' and {canceller} cancels it with "Sabotage"' if cancelled else ""
-        return f'{player} plays "{card}"{target}{cancel}'
 
     def invariants(self) -> Sequence[Invariant]:
         return INVARIANTS
@@ -255,14 +262,20 @@ def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
 
 def _revealed(explored: Explored, owner: str) -> Counter[str]:
     """The cards ``owner`` revealed (a rejected reveal shows nothing: a card seen after one
-    is a leak)."""
-    shown: Counter[str] = Counter()
-    prefix = f"When {owner} reveals "
+    is a leak). Read once per line, for every player: between two checks, lines are only
+    added (a move's When line, and the line saying it was rejected, if it was)."""
     lines = explored.lines
-    for i, line in enumerate(lines):
-        if line.startswith(prefix) and lines[i + 1: i + 2] != [REJECTED_LINE]:
-            shown[line.removeprefix(prefix).strip('"')] += 1
-    return shown
+    read, shown = explored.memo.get("revealed") or (0, None)
+    if shown is None or read > len(lines):
+        read, shown = 0, {p: Counter() for p in PLAYERS}
+    for i in range(read, len(lines)):
+        player, verb, card = lines[i].partition(" reveals ")
+        if verb and player.startswith("When ") and lines[i + 1: i + 2] != [REJECTED_LINE]:
+            name = player.removeprefix("When ")
+            if name in shown:
+                shown[name][card.strip('"')] += 1
+    explored.memo["revealed"] = (len(lines), shown)
+    return shown[owner]
 
 
 def _hidden(explored: Explored) -> Check:
@@ -273,9 +286,10 @@ def _hidden(explored: Explored) -> Check:
         hand = _hand(explored, owner)
         held = held or bool(hand)
         allowed: Counter[str] | None = None
+        fine: list[list[str]] = []  # what other viewers were seen to be allowed to see
         for viewer in other_viewers(owner, PLAYERS):
             seen = hand_cards(explored.view(viewer), owner)
-            if not seen:
+            if not seen or seen in fine:
                 continue
             if allowed is None:
                 allowed = Counter(hand) & _revealed(explored, owner)
@@ -283,6 +297,7 @@ def _hidden(explored: Explored) -> Check:
             if extra:
                 who = viewer or "a spectator"
                 return f"{who} sees {describe_cards(sorted(extra.elements()))} in {owner}'s hand"
+            fine.append(seen)
     return HELD if held else None
 
 

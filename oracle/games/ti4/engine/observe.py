@@ -7,7 +7,6 @@ viewer; the viewer itself is validated by ``oracle.games.kit.observe``.
 from __future__ import annotations
 
 import copy
-from collections import Counter
 
 from oracle.games.kit import JSON, REFEREE
 from oracle.games.ti4.engine.state import ACTION_DECK, PlayerState
@@ -22,10 +21,10 @@ class Views:
             return list(owner.hand)
         if not owner.revealed:
             return []
-        shown = Counter(owner.revealed)
+        shown = dict(owner.revealed)
         visible: list[str] = []
         for card in owner.hand:
-            if shown[card] > 0:
+            if shown.get(card, 0) > 0:
                 shown[card] -= 1
                 visible.append(card)
         return visible
@@ -42,13 +41,12 @@ class Views:
         """The table as ``viewer`` sees it (protocol view plus the TI4 extras)."""
         game = self.g
         players: JSON = {}
+        count, visible, limit = self.visible_hand_count, self.visible_hand, self.hand_limit
         for name in game.seats:
             p = game.players[name]
-            hand: JSON = {"count": self.visible_hand_count(viewer, p),
-                          "cards": self.visible_hand(viewer, p)}
             players[name] = {
-                "hand": hand,
-                "hand_limit": self.hand_limit(p),
+                "hand": {"count": count(viewer, p), "cards": visible(viewer, p)},
+                "hand_limit": limit(p),
                 "faction": p.faction,
                 "technologies": list(p.technologies),
                 "command_tokens": dict(p.command_tokens),
@@ -72,5 +70,15 @@ class Views:
             "initiative": list(game.initiative),
             "laws": list(game.laws),
             # A unit may carry whatever its setup gave: copied whole, never shared.
-            "units": [copy.deepcopy(u) for u in game.units],
+            "units": [_copied(u) for u in game.units],
         }
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _copied(unit: JSON) -> JSON:
+    """A unit as its setup gave it, copied whole (a flat one, the usual, as a new dict)."""
+    if type(unit) is dict and all(type(v) in _SCALARS for v in unit.values()):
+        return dict(unit)
+    return copy.deepcopy(unit)

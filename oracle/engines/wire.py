@@ -1,0 +1,56 @@
+"""JSON on the pipe: orjson where it can, the standard library where it cannot.
+
+Why orjson: over the pipe most of a round trip's Python time was JSON, not the engine.
+Measured on a typical 684-byte view: ``json`` writes it in 22 us and reads it in 18 us,
+orjson in 2.4 and 4.7, while the engine builds it in 9. Both sides of the pipe (the
+oracle's client and ``python -m oracle.pipe serve``) go through here.
+
+Why the fallback: what the pipe accepts and writes stays the standard library's. A line
+orjson refuses (``NaN``, an integer over 64 bits) is read by ``json``, so no engine is newly
+refused, and its error is ``json``'s; a value orjson will not write by itself (a non-string
+key, a dataclass, a subclass) is written by ``json``, or refused with ``json``'s TypeError,
+as before.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+try:
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; kept working without it
+    orjson = None  # type: ignore[assignment]
+
+_STD = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_OPTIONS = 0 if orjson is None else (orjson.OPT_PASSTHROUGH_DATACLASS
+                                     | orjson.OPT_PASSTHROUGH_DATETIME
+                                     | orjson.OPT_PASSTHROUGH_SUBCLASS)
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` as one line of compact UTF-8 JSON (without the newline)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=_OPTIONS)
+        except TypeError:
+            pass  # json writes what it can, and raises its own TypeError for the rest
+    return _STD.encode(value).encode("utf-8")
+
+
+def fast_loads(data: bytes) -> Any:
+    """The JSON value of one line, read by orjson only; ``ValueError`` when orjson cannot
+    (or is missing): then the caller reads it the slow way, with its own messages."""
+    if orjson is None:
+        raise ValueError("orjson is not installed")
+    return orjson.loads(data)
+
+
+def loads(data: bytes | str) -> Any:
+    """The JSON value of one line; ``ValueError`` (``json``'s) if it is not JSON."""
+    if orjson is not None:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass  # json accepts a little more, and its error says where it stopped
+    return json.loads(data)
