@@ -57,3 +57,25 @@ def test_rules_oracle_run_works_in_a_repo_with_its_own_conftest(oracle, pytester
     run = oracle("run", "--rule", "ti4:2.3", process=True)
     assert run.code == 0, run.out + run.err
     assert run.status("ti4:2.3") == "pass"
+
+
+def test_the_garbage_collector_is_back_on_after_a_run(pytester, engine_module):
+    """The plugin pauses Python's cyclic garbage collector while the suite is checked and
+    collected (``OracleRun.pause_gc``): it must be on again when the tests run, and after a
+    run that never reaches them (``--collect-only``)."""
+    import gc
+
+    engine_module("myengine", ENGINE)
+    pytester.makepyfile(gccheck="import gc\n"
+                        "def pytest_runtest_setup(item):\n"
+                        "    with open('gc.txt', 'a') as f:\n"
+                        "        f.write(f'{gc.isenabled()}\\n')\n")
+    pytester.syspathinsert()
+    for extra in ([], ["--collect-only"]):
+        result = pytester.runpytest_inprocess("--oracle-engine=myengine:factory",
+                                               "--oracle-rule=ti4:2.4", "-p", "gccheck",
+                                               "-p", "no:cacheprovider", *extra)
+        assert result.ret in (0, 5), result.stdout.str()
+        assert gc.isenabled()
+    seen = (pytester.path / "gc.txt").read_text().split()
+    assert seen and set(seen) == {"True"}, seen  # every test ran with the collector on

@@ -72,6 +72,8 @@ def test_pytest_bdd_is_routed_to_the_dispatchers_and_shares_parses() -> None:
     oracle still works, only slower)."""
     route_steps()
     share_parses()
-    assert importlib.import_module("pytest_bdd.scenario").find_fixturedefs_for_step.routed
+    bdd_scenario = importlib.import_module("pytest_bdd.scenario")
+    assert bdd_scenario.find_fixturedefs_for_step.routed
+    assert bdd_scenario.get_step_function.__name__ == "direct"
     assert importlib.import_module("pytest_bdd.parser").get_gherkin_document.shared_by_oracle
     assert set(routes_to(dispatch)) == {"given", "when", "then"}
