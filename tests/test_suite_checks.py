@@ -138,6 +138,34 @@ def test_a_new_game_runs_with_only_data_and_an_engine(oracle, toy):
     assert run.status("ti4:2.4") == "unsupported"  # the toy engine does not play TI4
 
 
+def test_a_suite_that_passed_is_not_checked_again_until_a_file_changes(oracle, toy, pytester,
+                                                                       monkeypatch):
+    """The checks' clean result is remembered (oracle.suite.checked); any edit checks again,
+    and a suite with a problem is never served from memory."""
+    from oracle.suite import checked, lint
+
+    monkeypatch.setenv("RULES_ORACLE_CACHE_DIR", str(pytester.path / "cache"))
+    calls = []
+    real = lint.check_suite
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr("oracle.plugin.run.check_suite", counted)
+    assert run_toy(oracle).code == 0 and len(calls) == 1
+    assert run_toy(oracle).code == 0 and len(calls) == 1  # unchanged: remembered
+    toy(GOOD.replace("Ann holds no cards", "Ann juggles no cards"))
+    for _ in range(2):  # a problem: checked, and refused, every time
+        run = run_toy(oracle)
+        assert run.code == 2 and "Ann juggles no cards" in run.err, run.out + run.err
+    assert len(calls) == 3
+    toy()
+    assert run_toy(oracle).code == 0 and len(calls) == 4
+    monkeypatch.setenv("RULES_ORACLE_CACHE_DIR", "off")
+    assert checked.fingerprint([], {}, None) is None and not checked.passed_before(None)
+
+
 def test_the_toy_scenario_fails_an_engine_that_breaks_its_rule(oracle, toy):
     run = run_toy(oracle, "toyengine:broken")
     assert run.code == 1

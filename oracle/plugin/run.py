@@ -33,6 +33,7 @@ from oracle.report.judge import Exit, coverage_shortfall, nothing_tested
 from oracle.report.model import USER_PROPERTY
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
 from oracle.scenario.outcomes import EngineFault
+from oracle.suite import checked as suite_checked
 from oracle.suite.catalog import CatalogFileError
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game, bundled_features_dir, discover_games, features_note
@@ -275,9 +276,14 @@ class OracleRun:
         """Refuse, before anything runs, a suite that would lose a rule silently."""
         if self.is_worker:
             return
+        key = suite_checked.fingerprint(self.selected_games(), self.games, self.selected)
+        if suite_checked.passed_before(key):
+            return  # unchanged since it passed; the rulings are read (find_rulings) already
         checked = check_suite(self.selected_games(), self.games, self.wants)
         self.rulings = checked.rulings
         problems = checked.problems
+        if not problems:
+            suite_checked.remember_passed(key)
         if problems:
             listing = "\n".join(str(p) for p in problems)
             raise pytest.UsageError(
