@@ -14,6 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from oracle.games.eu_pop.cards import DECKS, CardFact, load_card_facts
+from oracle.games.kit.explore import listed
 from oracle.suite.dsl import describe_cards
 
 PLAYERS = ("Alice", "Bob", "Carol")
@@ -63,6 +64,14 @@ def _charges(n: int) -> str:
 # -- setups ------------------------------------------------------------------------------------
 
 
+def _leaning(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    """One pool in which each group is about as likely as the others, however many names it
+    has (each repeated up to the largest group's size), for ``listed``: a hand drawn as one
+    Hypothesis choice still leans towards the small groups."""
+    most = max(len(g) for g in groups)
+    return tuple(name for g in groups for name in g * max(1, most // len(g)))
+
+
 #: The Action Phase on Alice's Turn, or Phase 5 (Cleanup). Step C in any other phase is as
 #: wrong as in the Action Phase, and Alice's Turn lets Bob and Carol play out of turn.
 _PHASES = st.sampled_from(["it is the action phase, Alice's turn", "it is the cleanup phase"])
@@ -70,13 +79,12 @@ _COVERT = tuple(f.name for f in FACTS.values() if "covert" in f.kinds)
 #: Hands lean towards what the rules are about: Alice's towards Display Cards and Covert
 #: Actions, Bob's towards Counterespionage (so that covert plays get cancelled).
 _HANDS = {
-    "Alice": st.lists(st.one_of(st.sampled_from(CARDS), st.sampled_from(DISPLAYS),
-                                st.sampled_from(_COVERT)), max_size=8),
-    "Bob": st.lists(st.one_of(st.sampled_from(CARDS), st.just(COUNTERESPIONAGE)), max_size=8),
-    "Carol": st.lists(st.sampled_from(CARDS), max_size=8),
+    "Alice": listed(_leaning(CARDS, DISPLAYS, _COVERT), 8),
+    "Bob": listed(_leaning(CARDS, (COUNTERESPIONAGE,)), 8),
+    "Carol": listed(CARDS, 8),
 }
-_SHORT_DECKS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=3) for deck in DECKS}
-_DISCARDS = {deck: st.lists(st.sampled_from(BY_DECK[deck]), max_size=8) for deck in DECKS}
+_SHORT_DECKS = {deck: listed(BY_DECK[deck], 3) for deck in DECKS}
+_DISCARDS = {deck: listed(BY_DECK[deck], 8) for deck in DECKS}
 _ON_DISPLAY = st.lists(st.sampled_from(DISPLAYS), max_size=2, unique=True)
 #: Alice's display is often full, so that her next Display Card overfills it (6.2.display.9).
 _ALICES_DISPLAY = st.one_of(_ON_DISPLAY, st.lists(st.sampled_from(DISPLAYS), min_size=2,
