@@ -175,16 +175,18 @@ def prunable_names(mutant: Mutant) -> frozenset[str] | None:
 
 def mutant_outcomes(game: Game, games: dict[str, Game], mutant: Mutant,
                     traces: dict[Case, tuple[Outcome, frozenset[str]]] | None,
-                    seed: int = 0) -> tuple[list[Outcome], int]:
-    """Every case's outcome on ``mutant``, and how many cases actually ran on it.
+                    seed: int = 0, cases: Iterable[Case] | None = None
+                    ) -> tuple[list[Outcome], int]:
+    """Every case's outcome on ``mutant`` (or only these ``cases``' outcomes), and how many
+    cases actually ran on it.
 
-    With ``traces`` (of the mutant's base), a case that calls none of the replaced methods
-    keeps the reference engine's outcome; without, every case runs.
+    With ``traces`` (of the mutant's base, covering the cases), a case that calls none of
+    the replaced methods keeps the reference engine's outcome; without, every case runs.
     """
     factory, label = factory_for(EngineSpec("mutant", f"{game.id}/{mutant.name}"), games)
     names = prunable_names(mutant) if traces is not None else None
     outcomes, ran = [], 0
-    for case in game_cases(game):
+    for case in game_cases(game) if cases is None else cases:
         if names is not None and traces is not None and not (traces[case][1] & names):
             outcomes.append(traces[case][0])
             continue
