@@ -62,8 +62,9 @@ def test_the_reference_engine_keeps_every_invariant(eu):
 ])
 def test_a_mutant_is_found_and_written_as_a_scenario(eu, mutant, invariant, rule, then):
     """Found, and written as a scenario that fails the mutant under its rule. Unshrunk (the
-    shrink phase is left out) but for the first and the third mutant: shrinking was 95% of these tests'
-    time, and what it does to a game is tested on these two and in tests/test_explore.py."""
+    shrink phase is left out) but for the first and the third mutant: shrinking was 95% of
+    these tests' time, and what it does to a game is tested on those two and in
+    tests/test_explore.py."""
     _, broken = find_mutant([eu], mutant)
     shrunk = mutant in ("hands_shown_to_all", "display_also_discarded")
     budget = default_budget(40) if shrunk else settings(
