@@ -112,8 +112,9 @@ def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.Te
                 for when, key, content in getattr(item, "_report_sections", ())]
     return pytest.TestReport(
         item.nodeid, item.location, dict.fromkeys(item.keywords, 1), "failed",
-        f"{type(excinfo.value).__name__}: {excinfo.value}", call.when, sections,
-        call.duration, call.start, call.stop, user_properties=item.user_properties)
+        f"{type(excinfo.value).__name__}: {excinfo.value}", call.when, sections=sections,
+        duration=call.duration, start=call.start, stop=call.stop,
+        user_properties=item.user_properties)
 
 
 def failure_text(verdict: ScenarioVerdict) -> str:
