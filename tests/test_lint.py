@@ -12,20 +12,22 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_ruff_finds_nothing() -> None:
-    ruff = shutil.which("ruff")
-    if ruff is None:
+@pytest.fixture
+def ruff() -> str:
+    found = shutil.which("ruff")
+    if found is None:
         pytest.skip("ruff is not installed (it is in the test extra: pip install -e '.[test]')")
+    return found
+
+
+def test_ruff_finds_nothing(ruff: str) -> None:
     done = subprocess.run([ruff, "check", "--no-cache", str(ROOT)], capture_output=True,
                           text=True, cwd=ROOT, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_ruff_fails_on_a_lint_error(tmp_path: Path) -> None:
+def test_ruff_fails_on_a_lint_error(ruff: str, tmp_path: Path) -> None:
     """The check above can fail: the same command on a file with an unused import does."""
-    ruff = shutil.which("ruff")
-    if ruff is None:
-        pytest.skip("ruff is not installed (it is in the test extra: pip install -e '.[test]')")
     bad = tmp_path / "bad.py"
     bad.write_text("import os\n")
     done = subprocess.run([ruff, "check", "--no-cache", "--config", str(ROOT / "pyproject.toml"),

@@ -28,8 +28,7 @@ from oracle import options
 from oracle.report.matrix import EngineColumn, Matrix, build_matrix
 
 SHARED_OPTIONS = ("rule", "features", "seed", "timeout", "startup_timeout", "strict_protocol",
-                  "explore",
-                  "explore_examples", "lang")
+                  "explore", "explore_examples", "lang")
 """The run options that mean the same for every engine (an expectations file does not)."""
 
 ERROR_TAIL = 20

@@ -256,7 +256,7 @@ class PipeEngine:
         self._described = None
         try:
             reply = self._exchange({"op": "describe", "protocol": PROTOCOL_VERSION},
-                                   during="the handshake", timeout=self.startup_timeout)
+                                   handshake=True)
         except _StrictViolation as violation:  # no usable engine without a handshake
             raise _Fault(str(violation)) from violation
         if reply.get("reply") != "described":
@@ -271,10 +271,13 @@ class PipeEngine:
         self._described = reply
         return reply
 
-    def _exchange(self, request: JSON, during: str = "", timeout: float | None = None) -> JSON:
-        """Send one request with the next id and return its reply, without the id."""
+    def _exchange(self, request: JSON, handshake: bool = False) -> JSON:
+        """Send one request with the next id and return its reply, without the id. The
+        handshake has the start-up timeout (a process's start is in it), any other request
+        the per-request one."""
         rid = self._next_id
-        what = f"request {rid}, {_what(request)}" + (f", during {during}" if during else "")
+        what = f"request {rid}, {_what(request)}" + (", during the handshake" if handshake
+                                                     else "")
         wire = {"id": rid, **request}
         if self.strict:
             self._check("request", wire, f"the oracle's {what}")
@@ -282,8 +285,9 @@ class PipeEngine:
         line = wire_json.dumps(wire)
         self._leftover(what)
         self._write(line + b"\n", what)
-        raw = self._read_line(what, self.timeout if timeout is None else timeout,
-                              "--startup-timeout" if during else "--timeout")
+        timeout, option = (self.startup_timeout, "--startup-timeout") if handshake \
+            else (self.timeout, "--timeout")
+        raw = self._read_line(what, timeout, option)
         try:
             reply = wire_json.fast_loads(raw)
         except ValueError:

@@ -38,7 +38,7 @@ def dumps(value: Any) -> bytes:
     return _STD.encode(value).encode("utf-8")
 
 
-def fast_loads(data: bytes) -> Any:
+def fast_loads(data: bytes | str) -> Any:
     """The JSON value of one line, read by orjson only; ``ValueError`` when orjson cannot
     (or is missing): then the caller reads it the slow way, with its own messages."""
     if orjson is None:
@@ -48,9 +48,7 @@ def fast_loads(data: bytes) -> Any:
 
 def loads(data: bytes | str) -> Any:
     """The JSON value of one line; ``ValueError`` (``json``'s) if it is not JSON."""
-    if orjson is not None:
-        try:
-            return orjson.loads(data)
-        except orjson.JSONDecodeError:
-            pass  # json accepts a little more, and its error says where it stopped
-    return json.loads(data)
+    try:
+        return fast_loads(data)
+    except ValueError:  # json accepts a little more, and its error says where it stopped
+        return json.loads(data)

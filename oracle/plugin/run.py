@@ -282,13 +282,12 @@ class OracleRun:
         checked = check_suite(self.selected_games(), self.games, self.wants)
         self.rulings = checked.rulings
         problems = checked.problems
-        if not problems:
-            suite_checked.remember_passed(key)
         if problems:
             listing = "\n".join(str(p) for p in problems)
             raise pytest.UsageError(
                 f"rules-oracle refuses to run: {len(problems)} problem(s) in the suite\n{listing}"
             )
+        suite_checked.remember_passed(key)
 
     def pause_gc(self) -> None:
         """Switch the cyclic garbage collector off until the tests start.

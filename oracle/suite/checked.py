@@ -43,9 +43,8 @@ def fingerprint(games: Iterable[Game], known: Mapping[str, Game],
         for module in (*step_modules(game), *([game.diagnostics.partition(":")[0]]
                                               if game.diagnostics else [])):
             files.update(_module_files(module))
-    for package in (oracle, sys.modules.get("oracle.steps")):
-        for root in getattr(package, "__path__", ()):
-            files.update(Path(root).rglob("*.py"))
+    for package in ("oracle", "oracle.steps"):  # the checks' own code, and shared step helpers
+        files.update(_module_files(package))
     for path in sorted(files):
         try:
             stat = path.stat()
