@@ -11,6 +11,8 @@
 - ``reference``: ``CardGameEngine``, the base the games' rule mixins are composed onto;
 - ``sources``: what the catalog importers share (errors, reading, writing or checking);
 - ``explore``: what the exploration models share (reading views, phrasing piles).
+- ``slips``: the overrides every game's mutants share (``returns``, a transaction without
+  its undo).
 
 Each game keeps its own rules; only code that is the same in every game lives here, because a
 second copy of it would drift from the first.

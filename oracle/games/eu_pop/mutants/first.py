@@ -12,8 +12,9 @@ from oracle.games.eu_pop.engine import (
     PlayerState,
     PlayRecord,
 )
-from oracle.games.eu_pop.mutants.making import Ref, mutant, returns
+from oracle.games.eu_pop.mutants.making import Ref, mutant
 from oracle.games.kit import Rejection
+from oracle.games.kit.slips import returns
 from oracle.mutants import Mutant
 
 # -- the overrides that need a body ---------------------------------------------------------------

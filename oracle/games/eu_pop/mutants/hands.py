@@ -13,8 +13,9 @@ from oracle.games.eu_pop.engine import (
     PlayRecord,
 )
 from oracle.games.eu_pop.engine.state import TURN
-from oracle.games.eu_pop.mutants.making import KEEPS_CHANGES, Ref, mutant, returns
+from oracle.games.eu_pop.mutants.making import KEEPS_CHANGES, Ref, mutant
 from oracle.games.kit import REFEREE, Rejected, Rejection
+from oracle.games.kit.slips import returns
 from oracle.mutants import Mutant
 
 # -- turns and costs ------------------------------------------------------------------------------

@@ -1,19 +1,19 @@
 """How an EU mutant is made: the reference engine with a few methods replaced.
 
-Shared by ``first``, ``hands`` and ``tables``. ``KEEPS_CHANGES`` is for the slip the protocol
-forbids most plainly: a rejected action that still changed the game. The reference engine
-undoes a rejected action (``oracle.games.kit.engine``: every act and choose is a
-transaction); an engine that changes the table before it checks, and does not undo, leaves
-the change behind.
+Shared by ``first``, ``hands`` and ``tables``, with ``oracle.games.kit.slips`` (``returns``,
+the transaction without its undo), which the TI4 mutants use too. ``KEEPS_CHANGES`` is for
+the slip the protocol forbids most plainly: a rejected action that still changed the game.
+The reference engine undoes a rejected action (``oracle.games.kit.engine``: every act and
+choose is a transaction); an engine that changes the table before it checks, and does not
+undo, leaves the change behind.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from oracle.games.eu_pop.engine import ReferenceEngine
-from oracle.games.kit import JSON, Rejected
+from oracle.games.kit.slips import leaky_transaction
 from oracle.mutants import Mutant
 
 Ref = ReferenceEngine
@@ -25,19 +25,5 @@ def mutant(name: str, breaks: tuple[str, ...], change: str, **overrides: Any) ->
     return Mutant(name, tuple(f"eu-pop:{b}" for b in breaks), change, Ref, overrides)
 
 
-def returns(value: Any) -> Any:
-    """A method that ignores its arguments and returns ``value``."""
-    return lambda *_args, **_kwargs: value
-
-
-def _without_undo(self: Ref, run: Callable[[], None]) -> JSON:
-    self._events = []
-    try:
-        run()
-    except Rejected as rej:
-        return {"reply": "rejected", "reason": rej.rejection.reason}
-    return {"reply": "accepted", "events": list(self._events)}
-
-
 #: Overrides that make a rejected action keep whatever it changed before it was rejected.
-KEEPS_CHANGES: dict[str, Any] = {"_transaction": _without_undo}
+KEEPS_CHANGES: dict[str, Any] = {"_transaction": leaky_transaction}

@@ -11,8 +11,9 @@ from oracle.games.eu_pop.engine import (
     PlayerState,
     PlayRecord,
 )
-from oracle.games.eu_pop.mutants.making import KEEPS_CHANGES, Ref, mutant, returns
+from oracle.games.eu_pop.mutants.making import KEEPS_CHANGES, Ref, mutant
 from oracle.games.kit import Rejected, Rejection
+from oracle.games.kit.slips import returns
 from oracle.mutants import Mutant
 
 # -- Display Cards --------------------------------------------------------------------------------

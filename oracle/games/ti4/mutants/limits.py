@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.games.kit import Rejected, Rejection, not_kept
+from oracle.games.kit.slips import leaky_transaction, returns
 from oracle.games.ti4.engine import ReferenceEngine as Ref
-from oracle.games.ti4.mutants.base import leaky_transaction, mutant, returns
+from oracle.games.ti4.mutants.base import mutant
 from oracle.mutants import Mutant
 
 # -- ti4:2.4 ---------------------------------------------------------------------------------

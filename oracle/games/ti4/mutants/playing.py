@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from oracle.games.kit import JSON, Rejection
+from oracle.games.kit.slips import returns
 from oracle.games.ti4.cards import SABOTAGE, CardFact
 from oracle.games.ti4.engine import ReferenceEngine as Ref
 from oracle.games.ti4.engine.state import RULE_2_6, RULE_2_6_1
-from oracle.games.ti4.mutants.base import mutant, returns
+from oracle.games.ti4.mutants.base import mutant
 from oracle.mutants import Mutant
 
 # -- ti4:2.6 ---------------------------------------------------------------------------------

@@ -9,9 +9,10 @@ check refuses such a play for another reason, so no scenario can see it.)
 from __future__ import annotations
 
 from oracle.games.kit import JSON, Rejection
+from oracle.games.kit.slips import returns
 from oracle.games.ti4.cards import CardFact
 from oracle.games.ti4.engine import ReferenceEngine as Ref
-from oracle.games.ti4.mutants.base import mutant, returns
+from oracle.games.ti4.mutants.base import mutant
 from oracle.mutants import Mutant
 
 # -- ti4:note-7 ------------------------------------------------------------------------------
