@@ -14,13 +14,12 @@ loses an engine.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oracle.report.model import FAILING, RULE_STATUSES, Report, ReportFileError, Status
+from oracle.report.model import FAILING, RULE_STATUSES, Report, Status, read_checked
 
 MATRIX_VERSION = 1
 """The version of the matrix's JSON layout; it changes by additions only."""
@@ -184,14 +183,4 @@ def matrix_counts(matrix: Matrix, column: EngineColumn, sep: str = ", ") -> str:
 
 def load_matrix(path: Path) -> Matrix:
     """Read a matrix written by ``rules-oracle matrix --json``, checked against its schema."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ReportFileError(f"{path}: cannot read the matrix ({exc}); pass the file "
-                              "written by 'rules-oracle matrix --json'") from exc
-    from oracle.protocol import validate
-
-    found = validate.problems("matrix", data)
-    if found:
-        raise ReportFileError(f"{path}: not a rules-oracle matrix: {'; '.join(found[:3])}")
-    return Matrix.from_json(data)
+    return Matrix.from_json(read_checked(path, "matrix", "rules-oracle matrix --json"))

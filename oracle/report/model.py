@@ -381,14 +381,20 @@ def summarise(rules: Iterable[RuleResult], scenarios: int) -> dict[str, int]:
 
 def load_report(path: Path) -> Report:
     """Read a JSON report written by ``rules-oracle run --json``, checked against its schema."""
+    return Report.from_json(read_checked(path, "report", "rules-oracle run --json"))
+
+
+def read_checked(path: Path, schema: str, written_by: str) -> Any:
+    """A JSON file the oracle wrote, checked against its schema (``report``, ``matrix``);
+    ``ReportFileError`` naming the file, what is wrong, and the command that writes it."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ReportFileError(f"{path}: cannot read the report ({exc}); pass the file "
-                              "written by 'rules-oracle run --json'") from exc
+        raise ReportFileError(f"{path}: cannot read the {schema} ({exc}); pass the file "
+                              f"written by '{written_by}'") from exc
     from oracle.protocol import validate
 
-    found = validate.problems("report", data)
+    found = validate.problems(schema, data)
     if found:
-        raise ReportFileError(f"{path}: not a rules-oracle report: {'; '.join(found[:3])}")
-    return Report.from_json(data)
+        raise ReportFileError(f"{path}: not a rules-oracle {schema}: {'; '.join(found[:3])}")
+    return data
