@@ -105,7 +105,7 @@ def factory():
 '''
 
 
-def logging(log: Path) -> str:
+def logging_engine(log: Path) -> str:
     """Source of ``logged()``: the one-card engine, writing each request's op to ``log``."""
     return f"""
 class Logged(OneCard):
@@ -122,7 +122,7 @@ def logged():
 def test_named_cards_the_engine_lacks_are_unsupported_before_setup(pytester, engine_module):
     """A scenario that names a card the engine does not model never reaches the engine."""
     log = pytester.path / "sent.txt"
-    engine_module("partial_log", PARTIAL + logging(log))
+    engine_module("partial_log", PARTIAL + logging_engine(log))
     report = run_inprocess(pytester, "partial_log:logged", "--oracle-rule", "ti4:2.8")
     assert statuses(report)["ti4:2.8"] == "unsupported"
     message = next(r for r in report["rules"] if r["id"] == "ti4:2.8")["reason"]
@@ -225,7 +225,7 @@ def test_a_scenario_naming_a_card_the_engine_lacks_sends_nothing(pytester, engin
     """A card the engine does not declare, played or only held, makes the scenario
     ``unsupported`` before ``setup`` is sent; the same scenarios run when it declares it."""
     log = pytester.path / "sent.txt"
-    engine_module("partial_named", PARTIAL.replace("Repeal Law", declared) + logging(log))
+    engine_module("partial_named", PARTIAL.replace("Repeal Law", declared) + logging_engine(log))
     (pytester.path / "more" / "ti4").mkdir(parents=True)
     (pytester.path / "more" / "ti4" / "named.feature").write_text(NAMED)
     report = run_inprocess(pytester, "partial_named:logged", "--oracle-features",
