@@ -168,13 +168,22 @@ class Explored:
     def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
         """(count, visible names) of a hand as ``viewer`` is shown it."""
         hand = self.view(viewer)["players"][owner]["hand"]
-        if hand.get("count") is None:
-            raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
-                                f"{owner} holds")
-        return int(hand["count"]), list(hand.get("cards") or [])
+        return _count(hand, owner, viewer), list(hand.get("cards") or [])
+
+    def hand_count(self, owner: str, viewer: str | None) -> int:
+        """How many cards ``viewer`` is shown in ``owner``'s hand (``hand`` without the
+        names: asked for every owner and viewer after every move)."""
+        return _count(self.world.view(viewer)["players"][owner]["hand"], owner, viewer)
 
     def players(self) -> list[str]:
         return [p["name"] for p in self.world.state["players"]]
 
     def hand_given(self, player: str) -> bool:
         return any(p["name"] == player and "hand" in p for p in self.world.state["players"])
+
+
+def _count(hand: Mapping[str, Any], owner: str, viewer: str | None) -> int:
+    if hand.get("count") is None:
+        raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
+                            f"{owner} holds")
+    return int(hand["count"])

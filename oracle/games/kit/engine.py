@@ -165,7 +165,7 @@ class ProtocolEngine:
         try:
             run()
         except Rejected as rej:
-            self.game = snapshot.restore()
+            self.game = snapshot.restore(game)
             self._undone = (snapshot, self.game)
             reply: JSON = {"reply": "rejected", "reason": rej.rejection.reason}
             if rej.rejection.rule:
@@ -264,17 +264,31 @@ class _Snapshot:
             rng.mark()
         elif self.rng is not None:
             self.rng_state = self.rng.getstate()
+        self.blob = self._pickled(game)
+
+    def _pickled(self, game: Any) -> bytes:
+        """The game's pickle, without its ``rng`` (put back as it was)."""
         if self.rng is None:
-            self.blob = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
-            return
-        game.rng = None
+            return pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+        rng, game.rng = game.rng, None
         try:
-            self.blob = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+            return pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
         finally:
             game.rng = rng
 
-    def restore(self) -> Any:
-        game = pickle.loads(self.blob)
+    def restore(self, live: Any = None) -> Any:
+        """The game as the snapshot holds it: ``live`` itself if it still pickles to the very
+        same bytes (most refused moves are refused before they change anything; a copy
+        unpickled from those bytes would be the same game, built again), else the copy."""
+        game = None
+        if live is not None:
+            try:
+                if self._pickled(live) == self.blob:
+                    game = live
+            except Exception:  # a game that no longer pickles is unpickled from the snapshot
+                game = None
+        if game is None:
+            game = pickle.loads(self.blob)
         if isinstance(self.rng, UndoableRandom):
             self.rng.undo()
         elif self.rng is not None:

@@ -33,6 +33,7 @@ from oracle.games.kit.explore import (
     listed,
     other_viewers,
 )
+from oracle.protocol import REFEREE
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
 
@@ -128,6 +129,14 @@ def _card_moves(player: str, card: str, target: str | None) -> tuple[str, str, s
             f'{player} reveals "{card}"', f'{player} gives "{card}" to {other} in a transaction')
 
 
+#: The moves offered in every state, after the answers to pending decisions (made once).
+_EVERY_STATE = (*(f"{p} draws {n}" for p in PLAYERS for n in ("1 action card", "2 action cards")),
+                'the status phase step "Draw Action Cards" is resolved',
+                "Alice resolves the primary ability of Politics, choosing Bob as speaker",
+                "Alice ends their turn")
+_SECONDARY = {p: f"{p} resolves the secondary ability of Politics" for p in PLAYERS}
+
+
 def _is_yssaril(explored: Explored, player: str) -> bool:
     return any(p["name"] == player and p.get("faction") == "Yssaril"
                for p in explored.world.state["players"])
@@ -155,25 +164,22 @@ class TI4Model:
                                  f"{name} keeps {max(count - 1, 0)} cards"],
             lambda name: [f'{name} discards "{c}"' for c in _hand(explored, name)],
         )
+        moves += _EVERY_STATE
+        supported = explored.supported
         for p in PLAYERS:
-            moves += [f"{p} draws 1 action card", f"{p} draws 2 action cards"]
-        moves += ['the status phase step "Draw Action Cards" is resolved',
-                  "Alice resolves the primary ability of Politics, choosing Bob as speaker",
-                  "Alice ends their turn"]
-        for p in PLAYERS:
-            moves.append(f"{p} resolves the secondary ability of Politics")
+            moves.append(_SECONDARY[p])
             held = dict.fromkeys(_hand(explored, p))
             # Cards the engine does not model (dealt from its full deck) are never named in
             # a request: the search would only skip those moves.
             for card in held:
                 plays = _card_moves(p, card, targets.get(_TARGETS.get(card, "")))
-                if explored.supported("when", plays[2]):
+                if supported("when", plays[2]):
                     moves += plays
             # Often illegal: a card not held.
             for stranger in POOL:
                 if stranger not in held:
                     plays = _card_moves(p, stranger, targets.get(_TARGETS.get(stranger, "")))
-                    if explored.supported("when", plays[2]):
+                    if supported("when", plays[2]):
                         moves += (plays[0], plays[2])
                         break
         return moves
@@ -207,8 +213,14 @@ def _counts_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
 
 
 def _limit(explored: Explored, player: str) -> int:
-    entry = next(p for p in explored.world.state["players"] if p["name"] == player)
-    return BASE_LIMIT + int(entry.get("hand_limit_modifier", 0))
+    """``player``'s hand limit, as the game's Given steps set it (they cannot change once the
+    game has started, so it is worked out once a game)."""
+    limits = explored.memo.get("limits")
+    if limits is None:
+        limits = explored.memo["limits"] = {
+            p["name"]: BASE_LIMIT + int(p.get("hand_limit_modifier", 0))
+            for p in explored.world.state["players"]}
+    return limits[player]
 
 
 def _limit_kept(explored: Explored) -> Check:
@@ -278,21 +290,33 @@ def _revealed(explored: Explored, owner: str) -> Counter[str]:
     return shown[owner]
 
 
+#: Each owner with everyone else who may look at their hand, in the order they are asked.
+_OTHERS = tuple((owner, tuple(other_viewers(owner, PLAYERS))) for owner in PLAYERS)
+
+
 def _hidden(explored: Explored) -> Check:
     """Exercised by every state where some hand holds a card. Only the cards seen count
-    here: a hand size not shown is ti4:note-2's."""
+    here: a hand size not shown is ti4:note-2's.
+
+    Every viewer's view is looked at for every owner (this runs after every move: most
+    viewers see no card, which costs a lookup)."""
     held = False
-    for owner in PLAYERS:
-        hand = _hand(explored, owner)
+    view = explored.world.view
+    referee = view(REFEREE)["players"]
+    for owner, viewers in _OTHERS:
+        hand = referee[owner]["hand"].get("cards")
         held = held or bool(hand)
         allowed: Counter[str] | None = None
         fine: list[list[str]] = []  # what other viewers were seen to be allowed to see
-        for viewer in other_viewers(owner, PLAYERS):
-            seen = hand_cards(explored.view(viewer), owner)
-            if not seen or seen in fine:
+        for viewer in viewers:
+            seen = view(viewer)["players"][owner]["hand"].get("cards")
+            if not seen:
+                continue
+            seen = list(seen)
+            if seen in fine:
                 continue
             if allowed is None:
-                allowed = Counter(hand) & _revealed(explored, owner)
+                allowed = Counter(list(hand or ())) & _revealed(explored, owner)
             extra = Counter(seen) - allowed
             if extra:
                 who = viewer or "a spectator"
@@ -303,10 +327,11 @@ def _hidden(explored: Explored) -> Check:
 
 def _public_size(explored: Explored) -> Check:
     """Exercised by every state (an empty hand's size is public too)."""
-    for owner in PLAYERS:
-        count = int(explored.view()["players"][owner]["hand"]["count"])
-        for viewer in other_viewers(owner, PLAYERS):
-            shown, _ = explored.hand(owner, viewer)
+    referee = explored.view()["players"]
+    for owner, viewers in _OTHERS:
+        count = int(referee[owner]["hand"]["count"])
+        for viewer in viewers:
+            shown = explored.hand_count(owner, viewer)
             if shown != count:
                 return f"{viewer or 'a spectator'} is shown {shown} cards in {owner}'s " \
                        f"hand; it holds {count}"

@@ -113,7 +113,8 @@ class HandLimit(PendingDecisions):
         """Take cards out of a hand; a revealed card stays known only while a copy remains."""
         for card in cards:
             player.hand.remove(card)
+        if not player.revealed:
+            return
         have = Counter(player.hand)
-        player.revealed = Counter(
-            {name: min(n, have[name]) for name, n in player.revealed.items() if have[name]}
-        )
+        player.revealed = {name: min(n, have[name]) for name, n in player.revealed.items()
+                           if have[name]}

@@ -8,7 +8,6 @@ dataclasses with no behaviour.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,8 +56,10 @@ class PlayerState:
     strategy_cards: list[str] = field(default_factory=list)
     hand_limit_modifier: int = 0
     hand: list[str] = field(default_factory=list)
-    #: How many copies of each name in the hand every viewer may see (ti4:note-3).
-    revealed: Counter[str] = field(default_factory=Counter)
+    #: How many copies of each name in the hand every viewer may see (ti4:note-3). A plain
+    #: dict, not a ``Counter``: the state is pickled before every move (to undo a rejected
+    #: one), and a ``Counter`` pickles and unpickles through Python code, a dict in C.
+    revealed: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -87,7 +87,7 @@ class TurnActions:
         """ti4:note-3: revealed cards are visible to all until they leave the hand."""
         have = Counter(player.hand)
         for card, n in Counter(cards).items():
-            player.revealed[card] = min(have[card], max(player.revealed[card], n))
+            player.revealed[card] = min(have[card], max(player.revealed.get(card, 0), n))
         self.emit("revealed", player=player.name, cards=cards)
 
     def open_window(self, window: str | None) -> None:
