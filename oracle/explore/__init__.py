@@ -51,6 +51,7 @@ from oracle.explore.render import Finding, render_fault, render_finding
 from oracle.explore.search import Broken, Faulted, Search, run_search
 from oracle.scenario.outcomes import EngineLacks
 from oracle.suite.games import Game
+from oracle.suite.vocabulary import vocabulary_for
 
 __all__ = [
     "HELD",
@@ -192,6 +193,9 @@ def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
     model = load_model(game)
     if model is None:
         raise EngineLacks(f"{game.id} has no exploration model")
+    # The game's steps are loaded with its model, before the search's clock starts: a run
+    # has imported them already to collect its scenarios, and the pace is the search's.
+    vocabulary_for(game)
     wanted = [i for i in model.invariants() if only is None or i.name in only]
     search = Search(game, model, client, seed, list(wanted), progress=progress,
                     budget=budget.max_examples)

@@ -100,8 +100,10 @@ def rejection_checked(explored: Explored) -> Check:
 # -- running steps by their text -----------------------------------------------------------
 
 
-_COMPILED: dict[tuple[tuple[str, ...], str, str], tuple[Callable[..., Any],
-                                                        dict[str, Any], bool]] = {}
+_Compiled = tuple[Callable[..., Any], dict[str, Any], bool]
+#: Per game (by identity; the game is kept with its table, so that its id is not reused while
+#: the table lives): each (kind, text) matched, with its definition and parsed arguments.
+_COMPILED: dict[int, tuple[Any, dict[tuple[str, str], _Compiled]]] = {}
 
 
 def run_step(world: ScenarioWorld, kind: str, text: str) -> None:
@@ -109,12 +111,18 @@ def run_step(world: ScenarioWorld, kind: str, text: str) -> None:
     would (``oracle.suite.vocabulary``).
 
     Exploration runs the same few hundred texts over and over, so each text's definition and
-    parsed arguments are remembered (matching a text tries every definition's pattern).
+    parsed arguments are remembered (matching a text tries every definition's pattern), per
+    game: a step run is then one lookup.
     """
-    words = vocabulary_for(world.game)
-    key = (words.modules, kind, text)
-    compiled = _COMPILED.get(key)
+    game = world.game
+    mine = _COMPILED.get(id(game))
+    if mine is None or mine[0] is not game:
+        if len(_COMPILED) > 64:
+            _COMPILED.clear()
+        mine = _COMPILED[id(game)] = (game, {})
+    compiled = mine[1].get((kind, text))
     if compiled is None:
+        words = vocabulary_for(game)
         hits = words.match(kind, text)
         if not hits:
             words.run(world, kind, text)  # raises the vocabulary's own error
@@ -122,9 +130,9 @@ def run_step(world: ScenarioWorld, kind: str, text: str) -> None:
         step = hits[0]
         wants_world = "oracle_world" in _parameters(step.function)
         compiled = (step.function, step.arguments(text), wants_world)
-        if len(_COMPILED) > 100_000:
-            _COMPILED.clear()
-        _COMPILED[key] = compiled
+        if len(mine[1]) > 100_000:
+            mine[1].clear()
+        mine[1][kind, text] = compiled
     function, arguments, wants_world = compiled
     kwargs = dict(arguments)
     if wants_world:

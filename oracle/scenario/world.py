@@ -260,8 +260,7 @@ class ScenarioWorld:
         # looks at each viewer's view many times a state); there is nothing to settle then.
         if self._unchecked is None and self.started:
             seen = self._seen.get(viewer)
-            if seen is not None:
-                return seen
+            return seen if seen is not None else self._observe(viewer)
         self.settle()
         return self._observe(viewer)
 

@@ -42,8 +42,9 @@ class Views:
         game = self.g
         players: JSON = {}
         count, visible, limit = self.visible_hand_count, self.visible_hand, self.hand_limit
+        seated = game.players
         for name in game.seats:
-            p = game.players[name]
+            p = seated[name]
             players[name] = {
                 "hand": {"count": count(viewer, p), "cards": visible(viewer, p)},
                 "hand_limit": limit(p),
@@ -74,11 +75,14 @@ class Views:
         }
 
 
-_SCALARS = (str, int, float, bool, type(None))
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def _copied(unit: JSON) -> JSON:
     """A unit as its setup gave it, copied whole (a flat one, the usual, as a new dict)."""
-    if type(unit) is dict and all(type(v) in _SCALARS for v in unit.values()):
-        return dict(unit)
-    return copy.deepcopy(unit)
+    if type(unit) is not dict:
+        return copy.deepcopy(unit)
+    for value in unit.values():
+        if type(value) not in _SCALARS:
+            return copy.deepcopy(unit)
+    return dict(unit)
