@@ -176,12 +176,7 @@ class Explored:
     def hand(self, owner: str, viewer: str | None) -> tuple[int, list[str]]:
         """(count, visible names) of a hand as ``viewer`` is shown it."""
         hand = self.view(viewer)["players"][owner]["hand"]
-        return _count(hand, owner, viewer), list(hand.get("cards") or [])
-
-    def hand_count(self, owner: str, viewer: str | None) -> int:
-        """How many cards ``viewer`` is shown in ``owner``'s hand (``hand`` without the
-        names: asked for every owner and viewer after every move)."""
-        return _count(self.world.view(viewer)["players"][owner]["hand"], owner, viewer)
+        return shown_count(hand, owner, viewer), list(hand.get("cards") or [])
 
     def players(self) -> list[str]:
         return [p["name"] for p in self.world.state["players"]]
@@ -190,7 +185,9 @@ class Explored:
         return any(p["name"] == player and "hand" in p for p in self.world.state["players"])
 
 
-def _count(hand: Mapping[str, Any], owner: str, viewer: str | None) -> int:
+def shown_count(hand: Mapping[str, Any], owner: str, viewer: str | None) -> int:
+    """How many cards a view's ``hand`` of ``owner`` shows ``viewer`` (a RuleViolation if it
+    does not say)."""
     if hand.get("count") is None:
         raise RuleViolation(f"{viewer or 'a spectator'} is not shown how many cards "
                             f"{owner} holds")

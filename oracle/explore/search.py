@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from oracle.engines import EngineClient
 from oracle.explore.model import (
+    HELD,
     REJECTED_LINE,
     ExplorationModel,
     Explored,
@@ -215,7 +216,9 @@ class Search:
         text = chosen(pick, explored.candidates)
         if text is None:
             return True
-        missing = self.lacking("when", [text])
+        missing = self._needs.get(("when", text))
+        if missing is None:
+            missing = self.lacking("when", [text])
         if missing:
             self.skipped_moves[missing[0]] += 1
             return True
@@ -244,10 +247,13 @@ class Search:
         if fault is not None:
             return self._cut(explored, Faulted(fault, explored.given, explored.lines),
                              self.faults_end_games)
-        rejected = len(world.history) > sent and isinstance(world.last.reply if world.last
-                                                            else None, Rejected)
-        if not all(isinstance(entry[3], Rejected) for entry in world.history[sent:]):
-            explored.candidates = None  # an accepted action changed the game
+        history = world.history
+        rejected = len(history) > sent and isinstance(world.last.reply if world.last
+                                                      else None, Rejected)
+        for i in range(sent, len(history)):
+            if not isinstance(history[i][3], Rejected):
+                explored.candidates = None  # an accepted action changed the game
+                break
         if rejected:
             world.expect_rejected()
             explored.lines.append(REJECTED_LINE)
@@ -272,6 +278,7 @@ class Search:
     def check(self, explored: Explored) -> bool:
         """Every invariant still searched, on the state just reached (raises ``Slip``);
         whether the game goes on."""
+        exercised = self.exercised
         for inv in self.active:
             fault = None
             try:
@@ -287,8 +294,8 @@ class Search:
                 return self._cut(explored, fault, self.faults_end_games)
             if verdict is None:
                 continue
-            self.exercised[inv.name] += 1
-            if not isinstance(verdict, Held):
+            exercised[inv.name] += 1
+            if verdict is not HELD and not isinstance(verdict, Held):
                 raise _broken_type(inv.name)(inv, verdict, explored.given, explored.lines)
         return True
 

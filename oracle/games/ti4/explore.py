@@ -10,7 +10,6 @@ rejected action must change nothing.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +24,7 @@ from oracle.explore import (
     Supported,
     rejection_checked,
 )
+from oracle.explore.model import shown_count
 from oracle.games.kit.explore import (
     answer_moves,
     conserved,
@@ -272,22 +272,37 @@ def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
             f"the action discard pile is {_pile(list(deck['discard']))}"]
 
 
-def _revealed(explored: Explored, owner: str) -> Counter[str]:
-    """The cards ``owner`` revealed (a rejected reveal shows nothing: a card seen after one
-    is a leak). Read once per line, for every player: between two checks, lines are only
-    added (a move's When line, and the line saying it was rejected, if it was)."""
+def _revealed(explored: Explored, owner: str) -> dict[str, int]:
+    """The cards ``owner`` revealed, copies per name (a rejected reveal shows nothing: a card
+    seen after one is a leak). Read once per line, for every player: between two checks,
+    lines are only added (a move's When line, and the line saying it was rejected, if it
+    was)."""
     lines = explored.lines
     read, shown = explored.memo.get("revealed") or (0, None)
     if shown is None or read > len(lines):
-        read, shown = 0, {p: Counter() for p in PLAYERS}
+        read, shown = 0, {p: {} for p in PLAYERS}
     for i in range(read, len(lines)):
         player, verb, card = lines[i].partition(" reveals ")
         if verb and player.startswith("When ") and lines[i + 1: i + 2] != [REJECTED_LINE]:
             name = player.removeprefix("When ")
             if name in shown:
-                shown[name][card.strip('"')] += 1
+                counts, card = shown[name], card.strip('"')
+                counts[card] = counts.get(card, 0) + 1
     explored.memo["revealed"] = (len(lines), shown)
     return shown[owner]
+
+
+def _beyond(seen: list[str], allowed: dict[str, int]) -> list[str]:
+    """The cards of ``seen`` beyond ``allowed`` copies of each name, sorted (plain dicts: a
+    ``Counter`` costs several times more, and this runs after every move a card is seen)."""
+    left = dict(allowed)
+    extra = []
+    for card in seen:
+        if left.get(card, 0) > 0:
+            left[card] -= 1
+        else:
+            extra.append(card)
+    return sorted(extra)
 
 
 #: Each owner with everyone else who may look at their hand, in the order they are asked.
@@ -306,7 +321,7 @@ def _hidden(explored: Explored) -> Check:
     for owner, viewers in _OTHERS:
         hand = referee[owner]["hand"].get("cards")
         held = held or bool(hand)
-        allowed: Counter[str] | None = None
+        allowed: dict[str, int] | None = None  # copies of each name others may see
         fine: list[list[str]] = []  # what other viewers were seen to be allowed to see
         for viewer in viewers:
             seen = view(viewer)["players"][owner]["hand"].get("cards")
@@ -316,22 +331,25 @@ def _hidden(explored: Explored) -> Check:
             if seen in fine:
                 continue
             if allowed is None:
-                allowed = Counter(list(hand or ())) & _revealed(explored, owner)
-            extra = Counter(seen) - allowed
+                held_cards = list(hand or ())
+                allowed = {card: min(n, held_cards.count(card))
+                           for card, n in _revealed(explored, owner).items()}
+            extra = _beyond(seen, allowed)
             if extra:
                 who = viewer or "a spectator"
-                return f"{who} sees {describe_cards(sorted(extra.elements()))} in {owner}'s hand"
+                return f"{who} sees {describe_cards(extra)} in {owner}'s hand"
             fine.append(seen)
     return HELD if held else None
 
 
 def _public_size(explored: Explored) -> Check:
     """Exercised by every state (an empty hand's size is public too)."""
-    referee = explored.view()["players"]
+    view = explored.world.view
+    referee = view(REFEREE)["players"]
     for owner, viewers in _OTHERS:
         count = int(referee[owner]["hand"]["count"])
         for viewer in viewers:
-            shown = explored.hand_count(owner, viewer)
+            shown = shown_count(view(viewer)["players"][owner]["hand"], owner, viewer)
             if shown != count:
                 return f"{viewer or 'a spectator'} is shown {shown} cards in {owner}'s " \
                        f"hand; it holds {count}"
