@@ -57,7 +57,10 @@ def _plain_copy(value: Any) -> Any:
         for key, item in value.items():
             if type(key) is not str:
                 raise _NotPlain
-            out[key] = _plain_copy(item)
+            # Scalars (most of a message) are taken as they are, without a call each.
+            of = type(item)
+            out[key] = item if (of is str or of is int or of is bool or of is float
+                                or item is None) else _plain_copy(item)
         return out
     if kind is list or kind is tuple:
         return [_plain_copy(item) for item in value]
@@ -78,14 +81,15 @@ class EngineClient:
 
     def send(self, request: Request) -> Reply:
         """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
-        message = request.to_json()
-        copies = not getattr(self.engine, "speaks_json", False)
         observe = type(request) is Observe
+        message = {"op": "observe", "viewer": request.viewer} if observe else request.to_json()
+        engine = self.engine
+        copies = not getattr(engine, "speaks_json", False)
         # An engine that builds every view afresh from plain JSON data (the bundled ones,
         # ``oracle.games.kit``) shares nothing with the oracle through it: views are most of
         # what exploration copies, and need no copy from such an engine. An observe request
         # is made afresh here of a viewer's name: nothing of the oracle's is in it either.
-        copies_reply = copies and not (observe and getattr(self.engine, "fresh_views", False))
+        copies_reply = copies and not (observe and getattr(engine, "fresh_views", False))
         try:
             # A JSON round trip: in-process engines get exactly what a piped one would (a
             # pipe engine writes the request as JSON and parses the reply itself).
@@ -96,7 +100,7 @@ class EngineClient:
             return Errored(f"strict protocol: the oracle's request breaks the request "
                            f"schema: {'; '.join(found[:5])}")
         try:
-            raw = self.engine.handle(wire)
+            raw = engine.handle(wire)
         except Exception as exc:
             self.transcript.append((message, f"raised {exc!r}"))
             return Errored(

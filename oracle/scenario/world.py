@@ -130,10 +130,13 @@ class ScenarioWorld:
     def cards_for(self, deck: str, pile: Pile) -> list[str]:
         """The concrete cards a Given pile description stands for (filler included)."""
         named = self.names(pile.cards)
+        filler = pile.hidden + pile.others
+        if not filler:
+            return named  # nothing to pick, so nothing to avoid (the state is not searched)
         # Filler avoids every card the scenario names, bound variables included, so that a
         # check of card A can only see the card A the scenario placed.
         mentioned = self._mentioned_cards() | set(named) | set(self.cards.bindings.values())
-        return [*named, *self.cards.filler(deck, pile.hidden + pile.others, mentioned)]
+        return [*named, *self.cards.filler(deck, filler, mentioned)]
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)

@@ -17,12 +17,13 @@ class ObserveRequest:
 
     def _op_observe(self: Any, request: JSON) -> JSON:
         """A player's name, ``null`` for a spectator, or ``'*'`` for the referee."""
-        self.require_game()
+        game = self.require_game()
         if "viewer" not in request:
             raise RequestError("observe needs 'viewer' (a player's name, null or '*')")
         viewer = request["viewer"]
-        if viewer is not None and viewer != REFEREE:
-            self.player(viewer)
+        if viewer is not None and viewer != REFEREE and not (
+                type(viewer) is str and viewer in game.players):
+            self.player(viewer)  # errored: not a player
         return {"reply": "view", "view": self.view(viewer)}
 
     def view(self, viewer: str | None) -> JSON:
