@@ -212,15 +212,15 @@ def _counts_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return lines
 
 
-def _limit(explored: Explored, player: str) -> int:
-    """``player``'s hand limit, as the game's Given steps set it (they cannot change once the
-    game has started, so it is worked out once a game)."""
+def _limits(explored: Explored) -> dict[str, int]:
+    """Each player's hand limit, as the game's Given steps set it (they cannot change once
+    the game has started, so they are worked out once a game)."""
     limits = explored.memo.get("limits")
     if limits is None:
         limits = explored.memo["limits"] = {
             p["name"]: BASE_LIMIT + int(p.get("hand_limit_modifier", 0))
             for p in explored.world.state["players"]}
-    return limits[player]
+    return limits
 
 
 def _limit_kept(explored: Explored) -> Check:
@@ -230,13 +230,14 @@ def _limit_kept(explored: Explored) -> Check:
         return None  # the limit is checked when a resolution is over
     waiting = {p["player"] for p in view.get("pending") or []}
     over = False
+    limits, players = _limits(explored), view["players"]
     for player in PLAYERS:
-        count = int(view["players"][player]["hand"]["count"])
-        if count > _limit(explored, player):
+        count = int(players[player]["hand"]["count"])
+        if count > limits[player]:
             over = True
             if player not in waiting:
                 return (f"{player} holds {count} action cards, over the limit of "
-                        f"{_limit(explored, player)}, and is not made to discard")
+                        f"{limits[player]}, and is not made to discard")
     return HELD if over else None
 
 
@@ -318,13 +319,17 @@ def _hidden(explored: Explored) -> Check:
     held = False
     view = explored.world.view
     referee = view(REFEREE)["players"]
+    seen_by: dict[str | None, Any] = {}  # each viewer's players, asked for once, in order
     for owner, viewers in _OTHERS:
         hand = referee[owner]["hand"].get("cards")
         held = held or bool(hand)
         allowed: dict[str, int] | None = None  # copies of each name others may see
         fine: list[list[str]] = []  # what other viewers were seen to be allowed to see
         for viewer in viewers:
-            seen = view(viewer)["players"][owner]["hand"].get("cards")
+            players = seen_by.get(viewer)
+            if players is None:
+                players = seen_by[viewer] = view(viewer)["players"]
+            seen = players[owner]["hand"].get("cards")
             if not seen:
                 continue
             seen = list(seen)
@@ -349,8 +354,10 @@ def _public_size(explored: Explored) -> Check:
     for owner, viewers in _OTHERS:
         count = int(referee[owner]["hand"]["count"])
         for viewer in viewers:
-            shown = shown_count(view(viewer)["players"][owner]["hand"], owner, viewer)
-            if shown != count:
+            hand = view(viewer)["players"][owner]["hand"]
+            shown = hand.get("count")
+            if shown is None or int(shown) != count:
+                shown = shown_count(hand, owner, viewer)  # says so if no count is shown
                 return f"{viewer or 'a spectator'} is shown {shown} cards in {owner}'s " \
                        f"hand; it holds {count}"
     return HELD
