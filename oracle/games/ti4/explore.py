@@ -193,9 +193,10 @@ class TI4Model:
 
 def _total(view: Any) -> int:
     deck = view["decks"]["action"]
-    return (int(deck["draw"]["count"]) + len(deck["discard"])
-            + sum(int(p["hand"]["count"]) for p in view["players"].values())
-            + len(view.get("being_played") or []))
+    total = int(deck["draw"]["count"]) + len(deck["discard"])
+    for p in view["players"].values():  # a loop, not sum(): this runs after every move
+        total += int(p["hand"]["count"])
+    return total + len(view.get("being_played") or [])
 
 
 def _conserved(explored: Explored) -> Check:

@@ -57,21 +57,24 @@ class Views:
         cards = self.visible_draw_pile(viewer)
         if cards is not None:
             draw["cards"] = cards
+        # Empty lists are the usual case: made without a comprehension's call each.
+        being, pending, units = game.being_played, game.pending, game.units
         return {
             "phase": game.phase,
             "window": game.window,
             "active_player": game.active_player,
             "players": players,
             "decks": {ACTION_DECK: {"draw": draw, "discard": list(game.discard)}},
-            "being_played": [{"player": r.player, "card": r.card} for r in game.being_played],
+            "being_played": [{"player": r.player, "card": r.card} for r in being]
+            if being else [],
             "pending": [
-                {"player": p.player, "decision": p.decision, "count": p.count} for p in game.pending
-            ],
+                {"player": p.player, "decision": p.decision, "count": p.count} for p in pending
+            ] if pending else [],
             "speaker": game.speaker,
             "initiative": list(game.initiative),
             "laws": list(game.laws),
             # A unit may carry whatever its setup gave: copied whole, never shared.
-            "units": [_copied(u) for u in game.units],
+            "units": [_copied(u) for u in units] if units else [],
         }
 
 
