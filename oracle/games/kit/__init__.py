@@ -19,7 +19,7 @@ second copy of it would drift from the first.
 """
 
 from oracle.games.kit.cards import CardLookup, read_features_file
-from oracle.games.kit.engine import ProtocolEngine
+from oracle.games.kit.engine import ProtocolEngine, snapshotted
 from oracle.games.kit.errors import (
     JSON,
     REFEREE,
@@ -50,5 +50,6 @@ __all__ = [
     "need",
     "not_kept",
     "read_features_file",
+    "snapshotted",
     "str_list",
 ]

@@ -38,10 +38,17 @@ def count(value: Any, where: str) -> int:
 
 
 def contains(hand: Iterable[str], cards: Iterable[str]) -> bool:
-    """Is ``cards`` a sub-multiset of ``hand``?"""
-    have = Counter(hand)
-    have.subtract(Counter(cards))
-    return all(n >= 0 for n in have.values())
+    """Is ``cards`` a sub-multiset of ``hand``? (Counted in a plain dict: asked on most
+    moves, where three ``Counter`` operations cost more than the rule they check.)"""
+    have: dict[str, int] = {}
+    for card in hand:
+        have[card] = have.get(card, 0) + 1
+    for card in cards:
+        left = have.get(card, 0)
+        if left <= 0:
+            return False
+        have[card] = left - 1
+    return True
 
 
 def not_kept(hand: Iterable[str], keep: Iterable[str]) -> list[str]:

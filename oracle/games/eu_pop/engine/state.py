@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.games.kit import JSON
+from oracle.games.kit import JSON, snapshotted
 
 GAME = "eu-pop"
 
@@ -60,6 +60,7 @@ BATTLE_KEYS = frozenset({"attackers", "defenders", "round", "step"})
 # -- the table ----------------------------------------------------------------------------------
 
 
+@snapshotted
 @dataclass
 class Display:
     """A Display Card in play: its charges, and the Turn it was placed (6.2.display.4)."""
@@ -69,6 +70,7 @@ class Display:
     placed_turn: int
 
 
+@snapshotted
 @dataclass
 class PlayerState:
     name: str
@@ -81,6 +83,7 @@ class PlayerState:
     leaders: list[str] = field(default_factory=list)
 
 
+@snapshotted
 @dataclass
 class Pile:
     """One deck: its draw pile and its discard pile, both top first."""
@@ -89,6 +92,7 @@ class Pile:
     discard: list[str]
 
 
+@snapshotted
 @dataclass
 class Battle:
     """The Battle being fought: sides, round, step, and what Battle Actions gave each side."""
@@ -102,6 +106,7 @@ class Battle:
     used: set[tuple[Any, str]] = field(default_factory=set)
 
 
+@snapshotted
 @dataclass
 class PlayRecord:
     """A card being played, or an Action on a Display Card being taken."""
@@ -123,6 +128,7 @@ class PlayRecord:
         return self.action or self.card
 
 
+@snapshotted
 @dataclass
 class Pending:
     """A decision the engine waits for: keep (Phase 5 Step C) or discard (a third display)."""
@@ -134,6 +140,7 @@ class Pending:
     options: list[str] = field(default_factory=list)
 
 
+@snapshotted
 @dataclass
 class GameState:
     """Everything one game holds; deep-copied as a whole to undo a rejected action."""

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from oracle.games.kit import JSON
+from oracle.games.kit import JSON, snapshotted
 
 # Rule ids, as the TI4 catalog (``features/ti4/catalog.yaml``) spells them.
 RULE_2_1 = "ti4:2.1"
@@ -44,6 +44,7 @@ ACTION_DECK = "action"
 # -- small values ------------------------------------------------------------------------------
 
 
+@snapshotted
 @dataclass
 class PlayerState:
     """One player's part of the table, as far as action cards care."""
@@ -62,6 +63,7 @@ class PlayerState:
     revealed: dict[str, int] = field(default_factory=dict)
 
 
+@snapshotted
 @dataclass
 class PlayRecord:
     """A card that was played: on the being-played stack, then (if not cancelled) in history."""
@@ -77,6 +79,7 @@ class PlayRecord:
     cancelled: bool = False
 
 
+@snapshotted
 @dataclass
 class Pending:
     """A decision the engine waits for: ``keep`` (hand limit) or ``discard`` (Scheming)."""
@@ -86,6 +89,7 @@ class Pending:
     count: int
 
 
+@snapshotted
 @dataclass
 class GameState:
     """Everything one game holds; deep-copied as a whole to undo a rejected action."""
