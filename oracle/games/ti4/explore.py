@@ -274,11 +274,10 @@ def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
             f"the action discard pile is {_pile(list(deck['discard']))}"]
 
 
-def _revealed(explored: Explored, owner: str) -> dict[str, int]:
-    """The cards ``owner`` revealed, copies per name (a rejected reveal shows nothing: a card
-    seen after one is a leak). Read once per line, for every player: between two checks,
-    lines are only added (a move's When line, and the line saying it was rejected, if it
-    was)."""
+def _revealed(explored: Explored) -> dict[str, dict[str, int]]:
+    """The cards each player revealed, copies per name (a rejected reveal shows nothing: a
+    card seen after one is a leak). Read once per line: between two checks, lines are only
+    added (a move's When line, and the line saying it was rejected, if it was)."""
     lines = explored.lines
     read, shown = explored.memo.get("revealed") or (0, None)
     if shown is None or read > len(lines):
@@ -291,12 +290,18 @@ def _revealed(explored: Explored, owner: str) -> dict[str, int]:
                 counts, card = shown[name], card.strip('"')
                 counts[card] = counts.get(card, 0) + 1
     explored.memo["revealed"] = (len(lines), shown)
-    return shown[owner]
+    return shown
+
+
+def _allowed(hand: Any, revealed: dict[str, int]) -> dict[str, int]:
+    """How many copies of each name in ``hand`` others may see: those revealed, while held."""
+    held = list(hand or ())
+    return {card: min(n, held.count(card)) for card, n in revealed.items()}
 
 
 def _beyond(seen: list[str], allowed: dict[str, int]) -> list[str]:
     """The cards of ``seen`` beyond ``allowed`` copies of each name, sorted (plain dicts: a
-    ``Counter`` costs several times more, and this runs after every move a card is seen)."""
+    ``Counter`` costs several times more, and this runs after most moves)."""
     left = dict(allowed)
     extra = []
     for card in seen:
@@ -315,15 +320,19 @@ def _hidden(explored: Explored) -> Check:
     """Exercised by every state where some hand holds a card. Only the cards seen count
     here: a hand size not shown is ti4:note-2's.
 
-    Every viewer's view is looked at for every owner (this runs after every move: most
-    viewers see no card, which costs a lookup)."""
+    Every other viewer's view of every hand is compared with what was revealed (this runs
+    after every move, and in most states some cards are revealed: each viewer's view and
+    the revealed cards are read once a state, and a viewer shown what another was shown
+    already is not counted again)."""
     held = False
     view = explored.world.view
     referee = view(REFEREE)["players"]
     seen_by: dict[str | None, Any] = {}  # each viewer's players, asked for once, in order
+    revealed: dict[str, dict[str, int]] | None = None
     for owner, viewers in _OTHERS:
         hand = referee[owner]["hand"].get("cards")
-        held = held or bool(hand)
+        if hand:
+            held = True
         allowed: dict[str, int] | None = None  # copies of each name others may see
         fine: list[list[str]] = []  # what other viewers were seen to be allowed to see
         for viewer in viewers:
@@ -333,13 +342,14 @@ def _hidden(explored: Explored) -> Check:
             seen = players[owner]["hand"].get("cards")
             if not seen:
                 continue
-            seen = list(seen)
+            if type(seen) is not list:
+                seen = list(seen)
             if seen in fine:
                 continue
             if allowed is None:
-                held_cards = list(hand or ())
-                allowed = {card: min(n, held_cards.count(card))
-                           for card, n in _revealed(explored, owner).items()}
+                if revealed is None:
+                    revealed = _revealed(explored)
+                allowed = _allowed(hand, revealed[owner])
             extra = _beyond(seen, allowed)
             if extra:
                 who = viewer or "a spectator"
