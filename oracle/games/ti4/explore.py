@@ -137,6 +137,14 @@ _EVERY_STATE = (*(f"{p} draws {n}" for p in PLAYERS for n in ("1 action card", "
 _SECONDARY = {p: f"{p} resolves the secondary ability of Politics" for p in PLAYERS}
 
 
+def _offered(explored: Explored, player: str, card: str,
+             target: str | None) -> tuple[str, ...]:
+    """``_card_moves``, or none when the engine does not declare what revealing the card
+    needs (a card it does not model)."""
+    plays = _card_moves(player, card, target)
+    return plays if explored.supported("when", plays[2]) else ()
+
+
 def _is_yssaril(explored: Explored, player: str) -> bool:
     return any(p["name"] == player and p.get("faction") == "Yssaril"
                for p in explored.world.state["players"])
@@ -165,21 +173,30 @@ class TI4Model:
             lambda name: [f'{name} discards "{c}"' for c in _hand(explored, name)],
         )
         moves += _EVERY_STATE
-        supported = explored.supported
+        # A card's moves, or none if the engine does not model the card, per (player, card,
+        # target): the same few come back every state of a game.
+        offered = explored.memo.get("card moves")
+        if offered is None:
+            offered = explored.memo["card moves"] = {}
         for p in PLAYERS:
             moves.append(_SECONDARY[p])
             held = dict.fromkeys(_hand(explored, p))
             # Cards the engine does not model (dealt from its full deck) are never named in
             # a request: the search would only skip those moves.
             for card in held:
-                plays = _card_moves(p, card, targets.get(_TARGETS.get(card, "")))
-                if supported("when", plays[2]):
-                    moves += plays
+                key = (p, card, targets.get(_TARGETS.get(card, "")))
+                plays = offered.get(key)
+                if plays is None:
+                    plays = offered[key] = _offered(explored, *key)
+                moves += plays
             # Often illegal: a card not held.
             for stranger in POOL:
                 if stranger not in held:
-                    plays = _card_moves(p, stranger, targets.get(_TARGETS.get(stranger, "")))
-                    if supported("when", plays[2]):
+                    key = (p, stranger, targets.get(_TARGETS.get(stranger, "")))
+                    plays = offered.get(key)
+                    if plays is None:
+                        plays = offered[key] = _offered(explored, *key)
+                    if plays:
                         moves += (plays[0], plays[2])
                         break
         return moves
@@ -256,8 +273,8 @@ def _reshuffled(explored: Explored) -> Check:
     a draw that took the deck's last card (or more) exercises the rule.
     """
     last = explored.lines[-1] if explored.lines else ""
-    drawer = last.removeprefix("When ").split(" ", 1)[0]
-    if explored.last_rejected or " draws " not in last or _is_yssaril(explored, drawer):
+    if explored.last_rejected or " draws " not in last or _is_yssaril(
+            explored, last.removeprefix("When ").split(" ", 1)[0]):
         return None
     deck = explored.view()["decks"]["action"]
     if int(deck["draw"]["count"]) == 0 and deck["discard"]:
