@@ -89,9 +89,11 @@ class ScenarioWorld:
 
     def require(self, *capabilities: str) -> None:
         """Mark the scenario unsupported unless the engine declares every capability."""
-        missing = [c for c in capabilities if c not in self.capabilities]
-        if missing:
-            raise EngineLacks(f"the engine does not declare {', '.join(missing)}")
+        declared = self.capabilities
+        for capability in capabilities:  # every step asks: no list unless one is missing
+            if capability not in declared:
+                missing = [c for c in capabilities if c not in declared]
+                raise EngineLacks(f"the engine does not declare {', '.join(missing)}")
 
     def given(self) -> dict[str, Any]:
         """The state under construction; only before the engine has been set up."""
@@ -173,7 +175,7 @@ class ScenarioWorld:
         reply = self.client.send(request)
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"{text}: {reply.reason}")
-        if not isinstance(reply, Accepted | Rejected):
+        if not isinstance(reply, (Accepted, Rejected)):
             raise EngineFault(f"{text}: {_say(reply)}")
         self.last = ActionRecord(text, action, reply)
         kind = "choose" if isinstance(request, Choose) else str(action.get("type"))
