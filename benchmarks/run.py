@@ -219,7 +219,8 @@ def bench_steps(b: Bench) -> dict[str, float]:
 
 def bench_pipe(b: Bench) -> dict[str, float]:
     from oracle.engines import EngineClient
-    from oracle.engines.pipe import PipeEngine
+    from oracle.engines.pipe import MAX_REPLY_BYTES, PipeEngine
+    from oracle.engines.streams import stdout_lines
     from oracle.games.ti4.engine import factory
     from oracle.protocol import REFEREE, Act, Describe, Observe, Setup
 
@@ -250,18 +251,19 @@ def bench_pipe(b: Bench) -> dict[str, float]:
 
     def floor() -> float:
         """The transport alone: the mix's request lines echoed by a child that does nothing
-        else (no JSON, no engine), read back line by line as the client reads replies."""
+        else (no JSON, no engine), written and read back as the pipe's client does (one
+        ``os.write``, then its stdout reader's ``poll`` and ``read``)."""
         echo = "import sys\nfor line in sys.stdin.buffer:\n" \
                "    sys.stdout.buffer.write(line); sys.stdout.buffer.flush()\n"
         child = subprocess.Popen([sys.executable, "-c", echo], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE)
         assert child.stdin is not None and child.stdout is not None
+        stdin, stdout = child.stdin.fileno(), stdout_lines(child.stdout, MAX_REPLY_BYTES)
         start = time.perf_counter()
         for _ in range(rounds):
             for line in lines:
-                child.stdin.write(line)
-                child.stdin.flush()
-                child.stdout.readline()
+                os.write(stdin, line)
+                stdout.next(10.0)
         rate = rounds * len(lines) / (time.perf_counter() - start)
         child.stdin.close()
         child.wait()
