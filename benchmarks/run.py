@@ -15,9 +15,10 @@ installed ``oracle`` (a source checkout in the working directory would shadow it
   same requests to the same reference engines (recorded from the oracle's own run);
 - step library: the TI4 scenarios with the TI4 vocabulary padded to 50 and to 500 step
   definitions (unused ones, added to the game's step module);
-- pipe: round trips per second of one scenario's typical mix over the pipe, in-process, and
-  over the pipe in strict mode; every reply is checked, so a failing engine cannot pass for
-  a fast one; and the floor: the same request lines echoed by a child doing nothing else;
+- pipe: round trips per second of one scenario's typical mix over the pipe, in-process (as a
+  run has it, behind its watchdog; and bare), and over the pipe in strict mode; every reply
+  is checked, so a failing engine cannot pass for a fast one; and the floor: the same
+  request lines echoed by a child doing nothing else, through the pipe client's transport;
 - scale: generated suites of 500 and 5,000 scenarios (the bundled features copied with
   unique scenario names into a committee folder), serial and ``-n 2``, with the reports
   compared (same rules, statuses and scenario lists in the same order), and peak memory;
@@ -218,11 +219,12 @@ def bench_steps(b: Bench) -> dict[str, float]:
 
 
 def bench_pipe(b: Bench) -> dict[str, float]:
-    from oracle.engines import EngineClient
+    from oracle.engines import EngineClient, EngineSpec, connect
     from oracle.engines.pipe import MAX_REPLY_BYTES, PipeEngine
     from oracle.engines.streams import stdout_lines
     from oracle.games.ti4.engine import factory
     from oracle.protocol import REFEREE, Act, Describe, Observe, Setup
+    from oracle.suite.games import discover_games
 
     state = {"players": [{"name": "Alice", "hand": ["Sabotage", "Spy"]},
                          {"name": "Bob", "hand": []}],
@@ -269,14 +271,20 @@ def bench_pipe(b: Bench) -> dict[str, float]:
         child.wait()
         return rate
 
-    best = {"inprocess_rtps": 0.0, "pipe_rtps": 0.0, "pipe_strict_rtps": 0.0,
-            "pipe_floor_rtps": 0.0}
+    # Both sides as a run talks to them (``connect``): the pipe with its per-request
+    # timeout, the in-process engine behind its watchdog (``oracle.engines.guard``), which
+    # is its timeout. The bare engine, with no deadline at all, is shown beside them.
+    games = discover_games()
+    best = {"inprocess_rtps": 0.0, "inprocess_bare_rtps": 0.0, "pipe_rtps": 0.0,
+            "pipe_strict_rtps": 0.0, "pipe_floor_rtps": 0.0}
     cwd = os.getcwd()
     os.chdir(b.scratch)  # the engine process starts here, away from any source checkout
     try:
         for _ in range(3):
             best["inprocess_rtps"] = max(best["inprocess_rtps"],
-                                         rate(EngineClient(factory(), "in-process")))
+                                         rate(connect(EngineSpec.parse("reference:ti4"), games)))
+            best["inprocess_bare_rtps"] = max(best["inprocess_bare_rtps"],
+                                              rate(EngineClient(factory(), "in-process, bare")))
             with PipeEngine(argv) as pipe:
                 best["pipe_rtps"] = max(best["pipe_rtps"], rate(EngineClient(pipe, "pipe")))
             with PipeEngine(argv, strict=True) as strict:

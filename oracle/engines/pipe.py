@@ -27,13 +27,13 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from oracle.engines import wire as wire_json
 from oracle.engines.spec import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from oracle.engines.streams import (
     StderrTail,
     StdoutLines,
     stdout_lines,
 )
+from oracle.engines.wire import dumps_line, fast_loads
 from oracle.protocol import PROTOCOL_VERSION
 
 JSON = dict[str, Any]
@@ -308,18 +308,23 @@ class PipeEngine:
         if self.strict:
             self._check("request", wire, f"the oracle's {_words(asked)}")
         self._next_id += 1
-        line = wire_json.dumps_line(wire)
-        self._leftover(asked)
+        line = dumps_line(wire)
+        assert self._stdout is not None
+        if (stray := self._stdout.stray()) is not None:
+            raise _Fault(f"the engine wrote to stdout without being asked (found before "
+                         f"{_words(asked)}): {stray[:300]!r}. stdout carries replies only, "
+                         "one per request; write logs to stderr")
         self._write(line, asked)
         raw = self._read_line(asked)
         try:
-            reply = wire_json.fast_loads(raw)
+            reply = fast_loads(raw)
         except ValueError:
             reply = _slow_reply(raw, _words(asked))
         if type(reply) is not dict or "id" not in reply:
             raise _not_a_reply(raw, reply, asked)
-        if reply["id"] != rid or isinstance(reply["id"], bool):
-            raise _Fault(f"the engine answered {_words(asked)} with id {reply['id']!r}; it must "
+        echoed = reply["id"]
+        if echoed != rid or type(echoed) is bool:
+            raise _Fault(f"the engine answered {_words(asked)} with id {echoed!r}; it must "
                          f"echo the request's id, {rid}")
         if self.strict:
             self._check("reply", reply, f"the engine's reply to {_words(asked)}")
@@ -333,15 +338,6 @@ class PipeEngine:
         if found:
             raise _StrictViolation(f"strict protocol: {whose} breaks the {schema} schema: "
                                    + "; ".join(found[:5]))
-
-    def _leftover(self, asked: _Asked) -> None:
-        """Any line waiting before a request is sent is output nobody asked for."""
-        assert self._stdout is not None
-        data = self._stdout.stray()
-        if data is not None:
-            raise _Fault(f"the engine wrote to stdout without being asked (found before "
-                         f"{_words(asked)}): {data[:300]!r}. stdout carries replies only, one "
-                         "per request; write logs to stderr")
 
     def _write(self, line: bytes, asked: _Asked) -> None:
         """The request line in one ``write`` on the engine's stdin (no buffer to flush)."""
