@@ -22,6 +22,7 @@ installed ``oracle`` (a source checkout in the working directory would shadow it
 - scale: generated suites of 500 and 5,000 scenarios (the bundled features copied with
   unique scenario names into a committee folder), serial and ``-n 2``, with the reports
   compared (same rules, statuses and scenario lists in the same order), and peak memory;
+  and, for scale, what ``-n 2`` gives plain pytest tests of the oracle's size per test;
 - exploration: moves per second of ``oracle.explore.explore`` on the TI4 reference engine.
 """
 
@@ -97,6 +98,20 @@ def test_same_calls(case):
         assert engine.handle(request)["reply"] == expected
 '''
 
+BUSY_TESTS = '''
+"""Plain pytest tests of a given size: each keeps the CPU busy for BENCH_BUSY_MS."""
+import os, time
+import pytest
+
+BUSY = float(os.environ["BENCH_BUSY_MS"]) / 1000
+
+@pytest.mark.parametrize("i", range(int(os.environ["BENCH_BUSY_TESTS"])))
+def test_busy(i):
+    end = time.process_time() + BUSY
+    while time.process_time() < end:
+        pass
+'''
+
 STEPS_DRIVER = '''
 """``rules-oracle`` with the TI4 step vocabulary padded to N definitions (argv[1])."""
 import sys
@@ -133,6 +148,7 @@ class Bench:
         self.scratch, self.quick = scratch, quick
         (scratch / "bench_timer.py").write_text(TIMER_PLUGIN)
         (scratch / "test_plain.py").write_text(PLAIN_TESTS)
+        (scratch / "test_busy.py").write_text(BUSY_TESTS)
         (scratch / "bench_steps.py").write_text(STEPS_DRIVER)
         self.env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONHASHSEED": "0"}
 
@@ -378,7 +394,24 @@ def bench_scale(b: Bench) -> dict[str, float]:
     return {"suite_500_s": s500, "suite_5000_s": s5000, "scale_ratio": s5000 / s500,
             "suite_5000_n2_s": n2, "xdist2_speedup_5000": s5000 / n2,
             "xdist2_same_report": float(shapes["5000"] == shapes["5000-n2"]),
-            "peak_rss_5000_mb": rss}
+            "peak_rss_5000_mb": rss,
+            "xdist2_plain_speedup": plain_xdist_speedup(b, 1000 * s5000 / 5000)}
+
+
+def plain_xdist_speedup(b: Bench, per_test_ms: float) -> float:
+    """What ``-n 2`` gives any pytest suite of tests this size: plain tests, each busy for the
+    oracle's time per test in the serial 5,000-scenario run (its wall time over its tests,
+    start-up and collection included, so these tests are if anything larger than the
+    oracle's and gain more), serial against ``-n 2``. pytest-xdist's own cost per test
+    (each report crosses to the controller, every worker collects everything) bounds the
+    oracle's speedup too."""
+    count = 2000 if b.quick else 10_000
+    env = {"BENCH_BUSY_MS": f"{per_test_ms:.3f}", "BENCH_BUSY_TESTS": str(count)}
+    argv = [sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:cacheprovider", "-q",
+            "test_busy.py"]
+    serial = b.run(argv, env=env)[0]
+    parallel = b.run([*argv, "-n", "2"], env=env)[0]
+    return serial / parallel
 
 
 def bench_explore(b: Bench) -> dict[str, float]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import engine_sources
 import pytest
 
 from oracle.cli.capabilities import FIX, render_markdown
@@ -21,18 +22,6 @@ from oracle.suite.games import discover_games
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = discover_games()
 TI4 = GAMES["ti4"]
-
-LACKING = '''
-from oracle.games.ti4.engine import ReferenceEngine
-
-class Lacking(ReferenceEngine):
-    def capabilities(self):
-        return [c for c in super().capabilities() if c not in {lacking!r}]
-
-def factory():
-    return Lacking()
-'''
-
 
 def test_docs_capabilities_is_fresh() -> None:
     page = ROOT / "docs" / "capabilities.md"
@@ -93,7 +82,7 @@ def _listed(out: str, capability: str) -> set[str]:
 @pytest.mark.parametrize("lacking", [("ti4/card/Sabotage",), ("ti4/card/Sabotage", "ti4/draw")])
 def test_the_map_names_exactly_the_rules_a_run_reports_unsupported(
         oracle, engine_module, lacking) -> None:
-    engine_module("lacking", LACKING.format(lacking=set(lacking)))
+    engine_module("lacking", engine_sources.lacking(*lacking))
     told = oracle("capabilities", "--engine", "lacking:factory", "--game", "ti4")
     assert told.code == 0, told.err
     run = oracle("run", "--engine", "lacking:factory", "--rule", "ti4")

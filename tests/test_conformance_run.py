@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import engine_sources
 import pytest
 
 from oracle.games.ti4.mutants import MUTANTS
@@ -101,20 +102,8 @@ def test_protocol_garbage_is_an_error_with_the_reason(oracle, engine_module):
     assert any("'view' is not a reply to 'act'" in m for m in trade)
 
 
-LACKING = '''
-from oracle.games.ti4.engine import ReferenceEngine
-
-class NoPolitics(ReferenceEngine):
-    def capabilities(self):
-        return [c for c in super().capabilities() if c != "ti4/politics"]
-
-def factory():
-    return NoPolitics()
-'''
-
-
 def test_a_missing_capability_is_unsupported_not_fail(oracle, engine_module):
-    engine_module("lacking", LACKING)
+    engine_module("lacking", engine_sources.lacking("ti4/politics"))
     run = oracle("run", "--engine", "lacking:factory", "--rule", "ti4")
     assert run.code == 0, run.out
     assert run.status("ti4:2.2") == "unsupported"

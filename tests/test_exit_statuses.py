@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import engine_sources
 import pytest
 
 from oracle.report.judge import EXIT_TABLE, Exit
@@ -19,17 +20,6 @@ def factory():
                         "protocol": 1, "games": [{"game": "ti4"}], "capabilities": []}}
             return {"reply": "unsupported", "reason": "not implemented yet"}
     return Nothing()
-'''
-
-LACKING = '''
-from oracle.games.ti4.engine import ReferenceEngine
-
-class NoPolitics(ReferenceEngine):
-    def capabilities(self):
-        return [c for c in super().capabilities() if c != "ti4/politics"]
-
-def factory():
-    return NoPolitics()
 '''
 
 REFERENCE = '''
@@ -79,7 +69,7 @@ def test_an_empty_features_folder_is_a_usage_error(oracle, pytester):
 
 
 def test_require_coverage_fails_a_run_with_unsupported_rules(oracle, engine_module):
-    engine_module("lacking", LACKING)
+    engine_module("lacking", engine_sources.lacking("ti4/politics"))
     rules = ["--rule", "ti4:2.1", "--rule", "ti4:2.2", "--rule", "ti4:2.3"]
     lenient = oracle("run", "--engine", "lacking:factory", *rules)
     assert lenient.code == Exit.OK and lenient.status("ti4:2.2") == "unsupported"

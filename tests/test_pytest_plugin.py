@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from oracle.plugin.run import TEST_GC_THRESHOLD
+
 ENGINE = '''
 from oracle.games.ti4.engine import ReferenceEngine
 
@@ -61,21 +63,28 @@ def test_rules_oracle_run_works_in_a_repo_with_its_own_conftest(oracle, pytester
 
 def test_the_garbage_collector_is_back_on_after_a_run(pytester, engine_module):
     """The plugin pauses Python's cyclic garbage collector while the suite is checked and
-    collected (``OracleRun.pause_gc``): it must be on again when the tests run, and after a
-    run that never reaches them (``--collect-only``)."""
+    collected (``OracleRun.pause_gc``), then freezes what that built and raises the first
+    threshold while the tests run (``resume_gc``): the collector must be on during every
+    test, and after a run, even one that never reaches the tests (``--collect-only``),
+    nothing may stay frozen and the threshold must be the user's again."""
     import gc
 
     engine_module("myengine", ENGINE)
     pytester.makepyfile(gccheck="import gc\n"
                         "def pytest_runtest_setup(item):\n"
                         "    with open('gc.txt', 'a') as f:\n"
-                        "        f.write(f'{gc.isenabled()}\\n')\n")
+                        "        f.write(f'{gc.isenabled()},{gc.get_freeze_count() > 0},'\n"
+                        "                f'{gc.get_threshold()[0]}\\n')\n")
     pytester.syspathinsert()
+    before = gc.get_threshold()
     for extra in ([], ["--collect-only"]):
         result = pytester.runpytest_inprocess("--oracle-engine=myengine:factory",
                                                "--oracle-rule=ti4:2.4", "-p", "gccheck",
                                                "-p", "no:cacheprovider", *extra)
         assert result.ret in (0, 5), result.stdout.str()
         assert gc.isenabled()
+        assert gc.get_freeze_count() == 0
+        assert gc.get_threshold() == before
     seen = (pytester.path / "gc.txt").read_text().split()
-    assert seen and set(seen) == {"True"}, seen  # every test ran with the collector on
+    # Every test ran with the collector on, the collected suite frozen, the threshold raised.
+    assert seen and set(seen) == {f"True,True,{max(TEST_GC_THRESHOLD, before[0])}"}, seen

@@ -67,7 +67,7 @@ def _reaches(arg: str, roots: list[Path]) -> bool:
 def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(run_key, None)
     if run is not None:
-        run.resume_gc()  # a run that never reached its tests (a usage error, --collect-only)
+        run.thaw_gc()  # also a run that never reached its tests (a usage error, --collect-only)
         config.pluginmanager.unregister(run)
         del config.stash[run_key]
 
