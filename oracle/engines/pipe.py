@@ -211,6 +211,7 @@ class PipeEngine:
     def close(self) -> None:
         """Close the engine's stdin, give it a moment to exit, then make sure it is gone."""
         process, self._process = self._process, None
+        self._stdin = -1  # its number may be reused once the process's stdin is closed
         if process is None:
             return
         if self._finalizer is not None:
@@ -386,6 +387,7 @@ class PipeEngine:
     def _fail(self, message: str) -> JSON:
         """Kill the engine after a fault and describe the fault as an ``errored`` reply."""
         process, self._process = self._process, None
+        self._stdin = -1  # its number may be reused once the process's stdin is closed
         exit_code: int | None = None
         if process is not None:
             if self._finalizer is not None:
