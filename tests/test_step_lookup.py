@@ -75,5 +75,6 @@ def test_pytest_bdd_is_routed_to_the_dispatchers_and_shares_parses() -> None:
     bdd_scenario = importlib.import_module("pytest_bdd.scenario")
     assert bdd_scenario.find_fixturedefs_for_step.routed
     assert bdd_scenario.get_step_function.__name__ == "direct"
+    assert bdd_scenario._execute_step_function.direct
     assert importlib.import_module("pytest_bdd.parser").get_gherkin_document.shared_by_oracle
     assert set(routes_to(dispatch)) == {"given", "when", "then"}

@@ -32,6 +32,7 @@ from pytest_bdd.steps import StepFunctionContext, step_function_context_registry
 from oracle.suite import cache
 
 __all__ = [
+    "DISPATCH",
     "ROUTES",
     "STEP_FIXTURE_PREFIX",
     "GherkinDocument",
@@ -227,9 +228,9 @@ def route_steps() -> None:
     ``oracle.suite.dispatch``, which match any text) gets the definition of its step's
     kind handed over directly (resolved once per module, through pytest's own fixture
     lookup, filtered exactly as pytest-bdd filters), and signatures are read once per
-    function. Everything else pytest-bdd does per step (its hooks, argument parsing,
-    fixtures for the step's parameters) is unchanged; other modules, a step the route
-    does not match, and any pytest-bdd without these functions take pytest-bdd's own way.
+    function; a dispatcher is then run straight (``_step_runner``), with every hook
+    pytest-bdd calls around a step. Other modules, a step the route does not match, other
+    step functions, and any pytest-bdd without these functions take pytest-bdd's own way.
     """
     # By module path: ``pytest_bdd.scenario`` the attribute is the function ``scenario``.
     bdd_compat = importlib.import_module("pytest_bdd.compat")
@@ -260,6 +261,9 @@ def route_steps() -> None:
     routed.routed = True  # type: ignore[attr-defined]
     bdd_scenario.find_fixturedefs_for_step = routed
     bdd_scenario.get_step_function = direct
+    original_execute = getattr(bdd_scenario, "_execute_step_function", None)
+    if original_execute is not None:
+        bdd_scenario._execute_step_function = _step_runner(original_execute)
     if hasattr(bdd_scenario, "signature") and hasattr(bdd_scenario, "get_required_args"):
         bdd_scenario.signature = _signature
         bdd_scenario.get_required_args = _required_args
@@ -289,6 +293,47 @@ def _routed_context(request: Any, step: Any, getfixturedefs: Callable[..., Any]
         contexts[step.type] = found
     context = contexts[step.type]
     return context if context is not None and context.parser.is_matching(step.name) else None
+
+
+DISPATCH = "__oracle_dispatch__"
+"""The attribute marking a step function that runs any step of its kind itself, given the
+scenario's world and the step's text (``oracle.suite.dispatch``)."""
+
+
+def _step_runner(original: Callable[..., Any]) -> Callable[..., Any]:
+    """pytest-bdd's ``_execute_step_function``, with a dispatcher (``DISPATCH``) run directly.
+
+    Why: for each step pytest-bdd parses the text with the definition's regex, reads the
+    function's signature, asks pytest for each parameter as a fixture and calls the function
+    through pytest's fixture-calling code, which allows ``yield`` steps. A dispatcher takes
+    the whole text and the world, and never yields: that is a tenth of a scenario's time,
+    spent finding what is known. Every hook is still called, in pytest-bdd's order and with
+    the arguments it passes (``step_func_args`` is what the dispatcher gets), so reporting
+    (``--cucumberjson``, the gherkin terminal reporter, the oracle's step records) sees the
+    same steps; any other step function goes through pytest-bdd's own code."""
+
+    def execute(request: Any, scenario: Any, step: Any, context: Any) -> None:
+        __tracebackhide__ = True
+        run = getattr(context.step_func, DISPATCH, None)
+        if run is None or context.target_fixture is not None:
+            original(request, scenario, step, context)
+            return
+        hook = request.config.hook
+        world = request.getfixturevalue("oracle_world")
+        kw = {"request": request, "feature": scenario.feature, "scenario": scenario,
+              "step": step, "step_func": context.step_func,
+              "step_func_args": {"oracle_world": world, "step_text": step.name}}
+        hook.pytest_bdd_before_step(**kw)
+        try:
+            hook.pytest_bdd_before_step_call(**kw)
+            run(world, context.type or step.type, step.name)
+        except Exception as exception:
+            hook.pytest_bdd_step_error(exception=exception, **kw)
+            raise
+        hook.pytest_bdd_after_step(**kw)
+
+    execute.direct = True  # type: ignore[attr-defined]
+    return execute
 
 
 @functools.lru_cache(maxsize=4096)
