@@ -15,9 +15,10 @@ installed ``oracle`` (a source checkout in the working directory would shadow it
   same requests to the same reference engines (recorded from the oracle's own run);
 - step library: the TI4 scenarios with the TI4 vocabulary padded to 50 and to 500 step
   definitions (unused ones, added to the game's step module);
-- pipe: round trips per second of one scenario's typical mix over the pipe, in-process, and
-  over the pipe in strict mode; every reply is checked, so a failing engine cannot pass for
-  a fast one; and the floor: the same request lines echoed by a child doing nothing else;
+- pipe: round trips per second of one scenario's typical mix over the pipe, in-process (as a
+  run has it, behind its watchdog; and bare), and over the pipe in strict mode; every reply
+  is checked, so a failing engine cannot pass for a fast one; and the floor: the same
+  request lines echoed by a child doing nothing else, through the pipe client's transport;
 - scale: generated suites of 500 and 5,000 scenarios (the bundled features copied with
   unique scenario names into a committee folder), serial and ``-n 2``, with the reports
   compared (same rules, statuses and scenario lists in the same order), and peak memory;
@@ -234,10 +235,12 @@ def bench_steps(b: Bench) -> dict[str, float]:
 
 
 def bench_pipe(b: Bench) -> dict[str, float]:
-    from oracle.engines import EngineClient
-    from oracle.engines.pipe import PipeEngine
+    from oracle.engines import EngineClient, EngineSpec, connect
+    from oracle.engines.pipe import MAX_REPLY_BYTES, PipeEngine
+    from oracle.engines.streams import stdout_lines
     from oracle.games.ti4.engine import factory
     from oracle.protocol import REFEREE, Act, Describe, Observe, Setup
+    from oracle.suite.games import discover_games
 
     state = {"players": [{"name": "Alice", "hand": ["Sabotage", "Spy"]},
                          {"name": "Bob", "hand": []}],
@@ -266,31 +269,38 @@ def bench_pipe(b: Bench) -> dict[str, float]:
 
     def floor() -> float:
         """The transport alone: the mix's request lines echoed by a child that does nothing
-        else (no JSON, no engine), read back line by line as the client reads replies."""
+        else (no JSON, no engine), written and read back as the pipe's client does (one
+        ``os.write``, then its stdout reader's ``poll`` and ``read``)."""
         echo = "import sys\nfor line in sys.stdin.buffer:\n" \
                "    sys.stdout.buffer.write(line); sys.stdout.buffer.flush()\n"
         child = subprocess.Popen([sys.executable, "-c", echo], stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE)
         assert child.stdin is not None and child.stdout is not None
+        stdin, stdout = child.stdin.fileno(), stdout_lines(child.stdout, MAX_REPLY_BYTES)
         start = time.perf_counter()
         for _ in range(rounds):
             for line in lines:
-                child.stdin.write(line)
-                child.stdin.flush()
-                child.stdout.readline()
+                os.write(stdin, line)
+                stdout.next(10.0)
         rate = rounds * len(lines) / (time.perf_counter() - start)
         child.stdin.close()
         child.wait()
         return rate
 
-    best = {"inprocess_rtps": 0.0, "pipe_rtps": 0.0, "pipe_strict_rtps": 0.0,
-            "pipe_floor_rtps": 0.0}
+    # Both sides as a run talks to them (``connect``): the pipe with its per-request
+    # timeout, the in-process engine behind its watchdog (``oracle.engines.guard``), which
+    # is its timeout. The bare engine, with no deadline at all, is shown beside them.
+    games = discover_games()
+    best = {"inprocess_rtps": 0.0, "inprocess_bare_rtps": 0.0, "pipe_rtps": 0.0,
+            "pipe_strict_rtps": 0.0, "pipe_floor_rtps": 0.0}
     cwd = os.getcwd()
     os.chdir(b.scratch)  # the engine process starts here, away from any source checkout
     try:
         for _ in range(3):
             best["inprocess_rtps"] = max(best["inprocess_rtps"],
-                                         rate(EngineClient(factory(), "in-process")))
+                                         rate(connect(EngineSpec.parse("reference:ti4"), games)))
+            best["inprocess_bare_rtps"] = max(best["inprocess_bare_rtps"],
+                                              rate(EngineClient(factory(), "in-process, bare")))
             with PipeEngine(argv) as pipe:
                 best["pipe_rtps"] = max(best["pipe_rtps"], rate(EngineClient(pipe, "pipe")))
             with PipeEngine(argv, strict=True) as strict:
@@ -302,7 +312,11 @@ def bench_pipe(b: Bench) -> dict[str, float]:
     return {**best, "pipe_ratio": best["pipe_rtps"] / best["inprocess_rtps"],
             "strict_ratio": best["pipe_strict_rtps"] / best["pipe_rtps"],
             # What share of the bare transport's rate the real pipe keeps.
-            "pipe_of_floor": best["pipe_rtps"] / best["pipe_floor_rtps"]}
+            "pipe_of_floor": best["pipe_rtps"] / best["pipe_floor_rtps"],
+            # Against the bare engine (no watchdog), and what the pipe adds to a round trip
+            # in microseconds: the figure that does not fall when the engine gets faster.
+            "pipe_ratio_bare": best["pipe_rtps"] / best["inprocess_bare_rtps"],
+            "pipe_added_us": 1e6 / best["pipe_rtps"] - 1e6 / best["inprocess_rtps"]}
 
 
 SCENARIO_LINE = re.compile(r"^(\s*)(Scenario Outline|Scenario Template|Scenario|Example):(.*)$")

@@ -27,13 +27,13 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from oracle.engines import wire as wire_json
 from oracle.engines.spec import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 from oracle.engines.streams import (
     StderrTail,
     StdoutLines,
     stdout_lines,
 )
+from oracle.engines.wire import dumps_line, fast_loads
 from oracle.protocol import PROTOCOL_VERSION
 
 JSON = dict[str, Any]
@@ -81,6 +81,27 @@ def _slow_reply(raw: bytes, what: str) -> Any:
         raise _Fault(f"the engine wrote a line to stdout that is not JSON ({exc}) when it "
                      f"should have answered {what}: {text[:300]!r}. stdout carries replies "
                      "only, one JSON object per line; write logs to stderr") from exc
+
+
+_Asked = tuple[int, JSON, bool]
+"""A request as sent: its id, the request, and whether it is the handshake; put in words
+(``_words``) only for a message."""
+
+
+def _words(asked: _Asked) -> str:
+    """``request 3, 'act' (draw)``, and ``, during the handshake`` for the handshake."""
+    rid, request, handshake = asked
+    return f"request {rid}, {_what(request)}" + (", during the handshake" if handshake else "")
+
+
+def _not_a_reply(raw: bytes, reply: Any, asked: _Asked) -> _Fault:
+    """What is wrong with a line that is JSON but not a reply: not an object, or no id."""
+    text = raw.decode("utf-8", "replace").removesuffix("\n").removesuffix("\r")
+    if not isinstance(reply, dict):
+        return _Fault(f"the engine answered {_words(asked)} with {text[:300]!r}, which is not "
+                      "a JSON object")
+    return _Fault(f"the engine's reply to {_words(asked)} has no 'id' (every reply must echo "
+                  f"its request's id, here {asked[0]}): {text[:300]}")
 
 
 def _what(request: JSON) -> str:
@@ -154,6 +175,7 @@ class PipeEngine:
         self.starts = 0
         """How many processes were started: 1 for a run with no fault."""
         self._process: subprocess.Popen[bytes] | None = None
+        self._stdin = -1
         self._stdout: StdoutLines | None = None
         self._stderr: StderrTail | None = None
         self._finalizer: weakref.finalize | None = None
@@ -189,6 +211,7 @@ class PipeEngine:
     def close(self) -> None:
         """Close the engine's stdin, give it a moment to exit, then make sure it is gone."""
         process, self._process = self._process, None
+        self._stdin = -1  # its number may be reused once the process's stdin is closed
         if process is None:
             return
         if self._finalizer is not None:
@@ -249,7 +272,9 @@ class PipeEngine:
             raise _Fault(f"the engine could not be started ({exc})") from exc
         self.starts += 1
         self._finalizer = weakref.finalize(self, _stop, self._process)
-        assert self._process.stdout is not None and self._process.stderr is not None
+        assert self._process.stdin is not None and self._process.stdout is not None \
+            and self._process.stderr is not None
+        self._stdin = self._process.stdin.fileno()  # written to directly, see ``_write``
         self._stdout = stdout_lines(self._process.stdout, self.max_reply_bytes)
         self._stderr = StderrTail(self._process.stderr)
         self._next_id = 0
@@ -274,38 +299,36 @@ class PipeEngine:
     def _exchange(self, request: JSON, handshake: bool = False) -> JSON:
         """Send one request with the next id and return its reply, without the id. The
         handshake has the start-up timeout (a process's start is in it), any other request
-        the per-request one."""
+        the per-request one.
+
+        Every round trip comes here, so the usual path does only what it must: the words
+        that name a request in a fault's message are made when there is a fault."""
         rid = self._next_id
-        what = f"request {rid}, {_what(request)}" + (", during the handshake" if handshake
-                                                     else "")
+        asked = (rid, request, handshake)
         wire = {"id": rid, **request}
         if self.strict:
-            self._check("request", wire, f"the oracle's {what}")
+            self._check("request", wire, f"the oracle's {_words(asked)}")
         self._next_id += 1
-        line = wire_json.dumps(wire)
-        self._leftover(what)
-        self._write(line + b"\n", what)
-        timeout, option = (self.startup_timeout, "--startup-timeout") if handshake \
-            else (self.timeout, "--timeout")
-        raw = self._read_line(what, timeout, option)
+        line = dumps_line(wire)
+        assert self._stdout is not None
+        if (stray := self._stdout.stray()) is not None:
+            raise _Fault(f"the engine wrote to stdout without being asked (found before "
+                         f"{_words(asked)}): {stray[:300]!r}. stdout carries replies only, "
+                         "one per request; write logs to stderr")
+        self._write(line, asked)
+        raw = self._read_line(asked)
         try:
-            reply = wire_json.fast_loads(raw)
+            reply = fast_loads(raw)
         except ValueError:
-            reply = _slow_reply(raw, what)
-        text = ""
-        if not isinstance(reply, dict) or "id" not in reply:
-            text = raw.decode("utf-8", "replace").removesuffix("\n").removesuffix("\r")
-        if not isinstance(reply, dict):
-            raise _Fault(f"the engine answered {what} with {text[:300]!r}, which is not a JSON "
-                         "object")
-        if "id" not in reply:
-            raise _Fault(f"the engine's reply to {what} has no 'id' (every reply must echo its "
-                         f"request's id, here {rid}): {text[:300]}")
-        if reply["id"] != rid or isinstance(reply["id"], bool):
-            raise _Fault(f"the engine answered {what} with id {reply['id']!r}; it must echo "
-                         f"the request's id, {rid}")
+            reply = _slow_reply(raw, _words(asked))
+        if type(reply) is not dict or "id" not in reply:
+            raise _not_a_reply(raw, reply, asked)
+        echoed = reply["id"]
+        if echoed != rid or type(echoed) is bool:
+            raise _Fault(f"the engine answered {_words(asked)} with id {echoed!r}; it must "
+                         f"echo the request's id, {rid}")
         if self.strict:
-            self._check("reply", reply, f"the engine's reply to {what}")
+            self._check("reply", reply, f"the engine's reply to {_words(asked)}")
         del reply["id"]
         return reply
 
@@ -317,43 +340,37 @@ class PipeEngine:
             raise _StrictViolation(f"strict protocol: {whose} breaks the {schema} schema: "
                                    + "; ".join(found[:5]))
 
-    def _leftover(self, what: str) -> None:
-        """Any line waiting before a request is sent is output nobody asked for."""
-        assert self._stdout is not None
-        data = self._stdout.stray()
-        if data is not None:
-            raise _Fault(f"the engine wrote to stdout without being asked (found before "
-                         f"{what}): {data[:300]!r}. stdout carries replies only, one per "
-                         "request; write logs to stderr")
-
-    def _write(self, line: bytes, what: str) -> None:
-        assert self._process is not None and self._process.stdin is not None
+    def _write(self, line: bytes, asked: _Asked) -> None:
+        """The request line in one ``write`` on the engine's stdin (no buffer to flush)."""
         if self.trace:
             self.trace(">", line)
         try:
-            self._process.stdin.write(line)
-            self._process.stdin.flush()
-        except (OSError, ValueError) as exc:
+            while line:
+                line = line[os.write(self._stdin, line):]
+        except OSError as exc:
             code = self._wait_exit(_EXIT_WAIT)
-            raise _Fault(f"the engine {_exit_words(code)} before it could be sent {what} "
-                         f"(writing to its stdin failed: {exc})") from exc
+            raise _Fault(f"the engine {_exit_words(code)} before it could be sent "
+                         f"{_words(asked)} (writing to its stdin failed: {exc})") from exc
 
-    def _read_line(self, what: str, timeout: float, option: str) -> bytes:
+    def _read_line(self, asked: _Asked) -> bytes:
         assert self._stdout is not None
+        timeout = self.startup_timeout if asked[2] else self.timeout
         item = self._stdout.next(timeout)
         if item is None:
-            raise _Fault(f"the engine did not answer {what} within {timeout:g} s (a reply "
-                         "is one line ending in a newline: does the engine flush stdout after "
-                         f"each reply? If it only needs longer, raise {option})")
+            option = "--startup-timeout" if asked[2] else "--timeout"
+            raise _Fault(f"the engine did not answer {_words(asked)} within {timeout:g} s (a "
+                         "reply is one line ending in a newline: does the engine flush stdout "
+                         f"after each reply? If it only needs longer, raise {option})")
         kind, data = item
         if kind == "too-big":
-            raise _Fault(f"the engine's reply to {what} is larger than "
+            raise _Fault(f"the engine's reply to {_words(asked)} is larger than "
                          f"{self.max_reply_bytes / 2**20:g} MiB; replies are capped at that")
         if kind == "eof":
             code = self._wait_exit(_EXIT_WAIT)
             if code is None:
-                raise _Fault(f"the engine closed its stdout instead of answering {what}")
-            raise _Fault(f"the engine {_exit_words(code)} instead of answering {what}")
+                raise _Fault(f"the engine closed its stdout instead of answering "
+                             f"{_words(asked)}")
+            raise _Fault(f"the engine {_exit_words(code)} instead of answering {_words(asked)}")
         assert data is not None
         if self.trace:
             self.trace("<", data)
@@ -370,6 +387,7 @@ class PipeEngine:
     def _fail(self, message: str) -> JSON:
         """Kill the engine after a fault and describe the fault as an ``errored`` reply."""
         process, self._process = self._process, None
+        self._stdin = -1  # its number may be reused once the process's stdin is closed
         exit_code: int | None = None
         if process is not None:
             if self._finalizer is not None:

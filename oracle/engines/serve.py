@@ -50,7 +50,7 @@ def reply_line(engine: Engine, line: bytes | str) -> bytes:
 
 
 def _encode(reply: JSON) -> bytes:
-    return wire.dumps(reply) + b"\n"
+    return wire.dumps_line(reply)
 
 
 def serve(engine: Engine, instream: IO[bytes] | None = None,

@@ -104,12 +104,17 @@ class PolledLines:
         """Read whatever arrives within ``timeout`` seconds (0: only what is there)."""
         if self._ended is not None:
             return
-        if not self._poll.poll(math.ceil(timeout * 1000)):
-            return
+        if self._poll.poll(math.ceil(timeout * 1000)):
+            self._keep(self._read())
+
+    def _read(self) -> bytes:
+        """What is there to read (after a ``poll`` said so); ``b""`` at the end."""
         try:
-            chunk = os.read(self._fd, 65536)
+            return os.read(self._fd, 65536)
         except OSError:
-            chunk = b""
+            return b""
+
+    def _keep(self, chunk: bytes) -> None:
         if chunk:
             self._buffer += chunk
         else:
@@ -134,9 +139,21 @@ class PolledLines:
         return None
 
     def next(self, timeout: float) -> Item | None:
-        if self._ended == "too-big":
-            return None  # nothing more is read, as after an answer that was too big
         deadline = time.monotonic() + timeout
+        if not self._buffer and self._ended is None:
+            # The usual case, in as few steps as it takes: nothing is waiting, one ``poll``
+            # waits for the reply and one ``read`` brings exactly one whole line.
+            if not self._poll.poll(math.ceil(timeout * 1000)):
+                return None
+            chunk = self._read()
+            end = chunk.find(b"\n")
+            if 0 <= end == len(chunk) - 1 and end <= self._limit:
+                return "line", chunk
+            # Anything else (the end, part of a line, several lines, too long) is read
+            # as it always is, with what time is left.
+            self._keep(chunk)
+        elif self._ended == "too-big":
+            return None  # nothing more is read, as after an answer that was too big
         while (item := self._take()) is None:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -145,7 +162,10 @@ class PolledLines:
         return item
 
     def stray(self) -> bytes | None:
-        self._fill(0)
+        if self._ended is None and self._poll.poll(0):
+            self._keep(self._read())
+        if not self._buffer:  # the usual case: nothing waiting, nothing to look at
+            return None
         end = self._buffer.find(b"\n")
         if end < 0 or end > self._limit:  # no whole line; or one too big, for ``next``
             return None

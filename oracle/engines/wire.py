@@ -25,17 +25,19 @@ except ImportError:  # pragma: no cover - a dependency; kept working without it
 _STD = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _OPTIONS = 0 if orjson is None else (orjson.OPT_PASSTHROUGH_DATACLASS
                                      | orjson.OPT_PASSTHROUGH_DATETIME
-                                     | orjson.OPT_PASSTHROUGH_SUBCLASS)
+                                     | orjson.OPT_PASSTHROUGH_SUBCLASS
+                                     | orjson.OPT_APPEND_NEWLINE)
 
 
-def dumps(value: Any) -> bytes:
-    """``value`` as one line of compact UTF-8 JSON (without the newline)."""
+def dumps_line(value: Any) -> bytes:
+    """``value`` as one line on the pipe: compact UTF-8 JSON and its newline (orjson
+    appends it as it writes, so the line is not copied to add it)."""
     if orjson is not None:
         try:
             return orjson.dumps(value, option=_OPTIONS)
         except TypeError:
             pass  # json writes what it can, and raises its own TypeError for the rest
-    return _STD.encode(value).encode("utf-8")
+    return _STD.encode(value).encode("utf-8") + b"\n"
 
 
 def fast_loads(data: bytes | str) -> Any:

@@ -1,0 +1,96 @@
+"""Reading a pipe engine's stdout (``oracle.engines.streams.PolledLines``), in-process.
+
+Why: the reader takes a shortcut when one ``read`` brings exactly one whole line (the usual
+round trip), and falls back to buffering otherwise. Each case here is one the shortcut must
+hand back to the buffer: a line in two parts, two lines at once, a line at and over the
+size limit, a last line without its newline, the end. Written through a real ``os.pipe``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from oracle.engines.streams import PolledLines
+
+LIMIT = 64
+WAIT = 30.0  # an upper bound only: every line here is written before or while it is read
+
+
+@pytest.fixture
+def pipe() -> Iterator[tuple[PolledLines, int]]:
+    """A reader with a line limit of ``LIMIT`` bytes, and the fd its lines are written to."""
+    read_end, write_end = os.pipe()
+    stream = os.fdopen(read_end, "rb")
+    try:
+        yield PolledLines(stream, LIMIT), write_end
+    finally:
+        stream.close()
+        with contextlib.suppress(OSError):  # unless the test closed it to make the end
+            os.close(write_end)
+
+
+def test_one_whole_line_is_the_line(pipe):
+    lines, fd = pipe
+    os.write(fd, b'{"id":1}\n')
+    assert lines.next(WAIT) == ("line", b'{"id":1}\n')
+
+
+def test_a_line_in_two_parts_is_read_whole(pipe):
+    lines, fd = pipe
+    os.write(fd, b'{"id":')
+    later = threading.Timer(0.05, os.write, (fd, b'2}\n'))
+    later.start()
+    try:
+        assert lines.next(WAIT) == ("line", b'{"id":2}\n')
+    finally:
+        later.join()
+
+
+def test_two_lines_at_once_are_two_lines_and_the_second_is_stray_until_taken(pipe):
+    lines, fd = pipe
+    os.write(fd, b'{"id":3}\n{"id":4}\n')
+    assert lines.next(WAIT) == ("line", b'{"id":3}\n')
+    assert lines.stray() == b'{"id":4}\n'
+    assert lines.stray() is None
+
+
+def test_nothing_waiting_is_no_stray_line(pipe):
+    lines, fd = pipe
+    assert lines.stray() is None
+    os.write(fd, b'{"id":5}\n')
+    assert lines.next(WAIT) == ("line", b'{"id":5}\n')
+
+
+def test_a_line_at_the_limit_is_read_and_one_byte_over_is_too_big(pipe):
+    lines, fd = pipe
+    at_limit = b"x" * LIMIT + b"\n"  # the newline is at index LIMIT: allowed
+    os.write(fd, at_limit)
+    assert lines.next(WAIT) == ("line", at_limit)
+    os.write(fd, b"x" * (LIMIT + 1) + b"\n")
+    assert lines.next(WAIT) == ("too-big", None)
+    os.write(fd, b'{"id":6}\n')
+    assert lines.next(0.01) is None  # nothing more is read after a line too big
+
+
+def test_the_end_after_a_last_line_without_its_newline(pipe):
+    lines, fd = pipe
+    os.write(fd, b'{"id":7}')
+    os.close(fd)
+    assert lines.next(WAIT) == ("line", b'{"id":7}')
+    assert lines.next(WAIT) == ("eof", None)
+
+
+def test_the_end_with_nothing_written(pipe):
+    lines, fd = pipe
+    os.close(fd)
+    assert lines.next(WAIT) == ("eof", None)
+
+
+def test_no_line_within_the_timeout_is_none(pipe):
+    lines, _fd = pipe
+    assert lines.next(0.01) is None
