@@ -23,7 +23,8 @@ installed ``oracle`` (a source checkout in the working directory would shadow it
   unique scenario names into a committee folder), serial and ``-n 2``, with the reports
   compared (same rules, statuses and scenario lists in the same order), and peak memory;
   and, for scale, what ``-n 2`` gives plain pytest tests of the oracle's size per test;
-- exploration: moves per second of ``oracle.explore.explore`` on the TI4 reference engine.
+- exploration: moves per second of ``oracle.explore.explore`` on the TI4 reference engine
+  (the median of three identical seeded searches, and the first one's apart).
 """
 
 from __future__ import annotations
@@ -425,9 +426,17 @@ def bench_explore(b: Bench) -> dict[str, float]:
     from oracle.suite.games import discover_games
 
     game = discover_games()["ti4"]
-    result = explore(game, EngineClient(factory(), "reference"), 0,
-                     default_budget(15 if b.quick else 60))
-    return {"explore_moves_per_s": result.moves / result.seconds}
+    rates = []
+    for _ in range(3):
+        # The same seeded search each time, on a new engine: the same moves, timed again.
+        result = explore(game, EngineClient(factory(), "reference"), 0,
+                         default_budget(15 if b.quick else 60))
+        rates.append(result.moves / result.seconds)
+    # The target is a rate sustained over a CI minute: the median of three searches. The
+    # first alone also pays the process's one-off costs (Hypothesis registering its random
+    # generators runs full garbage collections, about 15-25 ms): shown apart.
+    return {"explore_moves_per_s": statistics.median(rates),
+            "explore_first_moves_per_s": rates[0]}
 
 
 BENCHMARKS: dict[str, Callable[[Bench], dict[str, float]]] = {
