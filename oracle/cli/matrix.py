@@ -21,11 +21,13 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oracle import options
-from oracle.report.matrix import EngineColumn, Matrix, build_matrix
+
+if TYPE_CHECKING:  # imported where used: every command builds this parser, few run it
+    from oracle.report.matrix import EngineColumn, Matrix
 
 SHARED_OPTIONS = ("rule", "features", "seed", "timeout", "startup_timeout", "strict_protocol",
                   "explore", "explore_examples", "lang")
@@ -82,6 +84,7 @@ def _check_shared(ns: argparse.Namespace) -> list[tuple[str, str]]:
 def run_engine(spec: str, shared: Sequence[str], out: Path) -> EngineColumn:
     """One engine's ``rules-oracle run --json``, as a column (an error column if no report)."""
     from oracle.report import ReportFileError, load_report
+    from oracle.report.matrix import EngineColumn
 
     command = [sys.executable, "-m", "oracle.cli", "run", "--engine", spec, "--json",
                str(out), *shared]
@@ -104,6 +107,8 @@ def run_engine(spec: str, shared: Sequence[str], out: Path) -> EngineColumn:
 def run_engines(specs: Sequence[str], shared: Sequence[str], jobs: int) -> list[EngineColumn]:
     """Every engine's column, in the order given, ``jobs`` runs at a time; progress on
     standard error as each ends."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
     columns: dict[int, EngineColumn] = {}
     with tempfile.TemporaryDirectory(prefix="rules-oracle-matrix-") as tmp, \
             ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -137,6 +142,7 @@ def write_outputs(matrix: Matrix, ns: argparse.Namespace) -> list[Path]:
 def main(ns: argparse.Namespace) -> int:
     """``rules-oracle matrix``: 0 every engine conforms, 1 not, 2 usage error."""
     from oracle.report.formats.table import render_matrix_table
+    from oracle.report.matrix import build_matrix
     from oracle.suite.catalog import CatalogFileError
 
     if ns.jobs < 1:
