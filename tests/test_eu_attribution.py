@@ -88,6 +88,11 @@ class TurnNeverFree(ReferenceEngine):
         super().act_end_turn(action)
         self.g.action_taken = True
 
+class PilesBottomFirst(ReferenceEngine):
+    """Keeps its discard piles right and lists them bottom first in every view."""
+    def visible_discard(self, viewer, deck):
+        return list(reversed(super().visible_discard(viewer, deck)))
+
 class HandSizeHidden(ReferenceEngine):
     """Shows other viewers neither the cards of a hand nor how many there are."""
     def visible_hand_count(self, viewer, owner):
@@ -104,6 +109,9 @@ def hand_size_hidden():
 
 def no_display():
     return NoDisplay()
+
+def piles_bottom_first():
+    return PilesBottomFirst()
 '''
 
 
@@ -112,6 +120,7 @@ def no_display():
     ("no_display", {"6.2.display.2"}, {"6.action-cards.6", "6.2.display.9", "6.2.display.10"}),
     ("turn_never_free", {"6.action-cards.2"}, {"6.action-cards.8", "6.2.display.4",
                                                "6.2.display.10"}),
+    ("piles_bottom_first", {"6.decks.2"}, {"6.decks.4"}),
     ("hand_size_hidden", set(), set()),
 ])
 def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(
@@ -119,8 +128,9 @@ def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(
     """Bugs as other people's engines have them, not our mutants: drawing that does nothing
     (the rebuild and hidden-hand scenarios need a draw first), Display Cards that never
     reach the display (the limit and third-card scenarios need one placed first), a Turn
-    whose Action is never freed (the scenarios that wait for a later Turn), and a hand whose
-    size is hidden too, which no rule of the chapter forbids."""
+    whose Action is never freed (the scenarios that wait for a later Turn), discard piles
+    listed bottom first (the rebuild scenarios read the top five of one set up), and a hand
+    whose size is hidden too, which no rule of the chapter forbids."""
     engine_module("elsewhere", ELSEWHERE)
     report = run_inprocess(pytester, f"elsewhere:{factory}")
     rules = {r["id"].partition(":")[2]: r["status"] for r in report["rules"]}

@@ -44,6 +44,7 @@ from oracle.games.eu_pop.diagnostics.piles import (
     countered_card_discarded,
     countered_cost_stays,
     countered_has_no_effect,
+    discard_as_set_up,
     discarded_on_own_pile,
     display_action_cost,
     draw_from_deck,
@@ -79,6 +80,7 @@ def _every_kind_but(*kinds: str) -> frozenset[str]:
 
 
 DIAGNOSTICS = (
+    Diagnostic("discard-as-set-up", discard_as_set_up),
     Diagnostic("draw-from-deck", draw_from_deck, frozenset({"draw"})),
     Diagnostic("rebuild-leaves-five", rebuilt_leaving_five, frozenset({"draw"})),
     Diagnostic("rebuild-whole", rebuilt_whole, frozenset({"draw"})),

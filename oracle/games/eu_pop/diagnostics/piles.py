@@ -81,6 +81,25 @@ def rebuilt_whole(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def discard_as_set_up(history: Sequence[Transition], i: int) -> str | None:
+    """6.decks.2: a discard pile is its cards face up, each on top of the last, and the
+    protocol lists it top first: before anything happens, the engine shows each discard pile
+    the scenario set up as it was set up. (Judged on the first action only, against the
+    setup; an engine listing its piles bottom first is charged here once, not under every
+    rule whose scenario reads a pile, e.g. 6.decks.4's top five.)"""
+    if i != 0:
+        return None
+    t = history[0]
+    for deck, entry in (t.given.get("decks") or {}).items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("discard"), list):
+            continue
+        shown = discard_pile(t.before, deck)
+        if shown != entry["discard"]:
+            return (f"the {deck} discard pile was set up as {entry['discard']} (top first), "
+                    f"and the engine shows it as {shown}")
+    return None
+
+
 def discarded_on_own_pile(history: Sequence[Transition], i: int) -> str | None:
     """6.decks.2: a discarded card goes face up on top of the pile of its own deck."""
     t = history[i]
