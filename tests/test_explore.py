@@ -143,6 +143,25 @@ def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
     verdicts = explore_verdicts("ti4", result, ())
     assert [v.status for v in verdicts].count(Status.ERROR) == 1
     assert {v.status for v in verdicts if v.exercised is not None} == {Status.PASS}
+    # One bug, one rule: a crash on a reveal is charged to the rule that states revealing,
+    # not to every invariant the reveal exercises (six rules before).
+    assert [v.rules for v in verdicts if v.status == Status.ERROR] == [("ti4:note-3",)]
+
+
+@pytest.mark.parametrize("game_id", ["ti4", "eu-pop"])
+def test_each_move_rule_is_a_catalog_rule_for_an_action_the_game_has(game_id):
+    """A model's ``move_rules`` name rules of its catalog, for action types its reference
+    engine answers (a typo would charge a fault to a rule no report lists)."""
+    import importlib
+
+    from oracle.explore.model import move_rules_of
+
+    game = discover_games()[game_id]
+    rules = move_rules_of(load_model(game))
+    module, _, name = game.reference_engine.partition(":")
+    actions = set(getattr(importlib.import_module(module), name).ACTIONS)
+    assert rules and set(rules.values()) <= {r.id for r in game.catalog.rules}
+    assert set(rules) <= actions | {"choose"}, set(rules) - actions
 
 
 def _plain(value) -> bool:  # type: ignore[no-untyped-def]

@@ -44,6 +44,7 @@ from oracle.explore.model import (
     Held,
     Invariant,
     Supported,
+    move_rules_of,
     rejection_checked,
     run_step,
 )
@@ -213,7 +214,8 @@ def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
                 search.active.remove(slip.invariant)
                 found = True
             elif isinstance(slip, Faulted) and not search.faults_end_games:
-                errors.append(render_fault(game, slip, seed, client, wanted))
+                errors.append(render_fault(game, slip, seed, client, wanted,
+                                           move_rules_of(model)))
                 search.faults_end_games = found = True
         if not found:  # cannot happen (a reported slip is not raised again); be sure
             break

@@ -70,7 +70,14 @@ kind ("given", "when") needs; a model builds its tables and moves from what is s
 
 
 class ExplorationModel(Protocol):
-    """What a game tells the explorer: how to set up, what to try, what must hold."""
+    """What a game tells the explorer: how to set up, what to try, what must hold.
+
+    A model may also have ``move_rules`` (read with ``move_rules_of``): per action type
+    (``draw``, ``play``, ...; ``choose`` for an answer), the one rule that states that
+    action. An engine that fails to answer a move (it crashes, answers ``errored``, breaks
+    the protocol) is then charged to that rule alone, as a scenario about that action would
+    be; a move of a type not listed is charged to the invariants it exercises.
+    """
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """Given step texts that build a starting state the engine can set up (a setup that
@@ -89,6 +96,12 @@ class ExplorationModel(Protocol):
 
     def invariants(self) -> Sequence[Invariant]:
         ...
+
+
+def move_rules_of(model: ExplorationModel) -> Mapping[str, str]:
+    """The model's ``move_rules``, or none."""
+    rules = getattr(model, "move_rules", None)
+    return rules if isinstance(rules, Mapping) else {}
 
 
 def rejection_checked(explored: Explored) -> Check:

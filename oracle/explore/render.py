@@ -11,7 +11,7 @@ is written the same way, up to the move the engine failed on, so that it can be 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from oracle.engines import ConnectOptions, EngineClient, EngineSpec, connect
@@ -136,13 +136,23 @@ def render_finding(game: Game, broken: Broken, seed: int, client: EngineClient) 
 
 
 def render_fault(game: Game, fault: Faulted, seed: int, client: EngineClient,
-                 invariants: Sequence[Invariant]) -> Finding:
-    """An engine fault as the shrunk scenario that makes it, charged to the invariant whose
-    look failed, or else to the invariants the failed move exercises when the reference
-    engine plays it (all of them, if the reference cannot play the game)."""
-    charged = [fault.invariant] if fault.invariant else _exercised_by_last(
-        game, fault, seed, invariants) or list(invariants)
-    rules = tuple(dict.fromkeys(r for inv in charged for r in inv.rules))
+                 invariants: Sequence[Invariant],
+                 move_rules: Mapping[str, str] | None = None) -> Finding:
+    """An engine fault as the shrunk scenario that makes it, charged to one rule where that
+    can be told: the invariant's whose look failed; else the rule that states the failed
+    move's action (``move_rules``: the action types the move sends when the reference engine
+    plays it, all of one rule); else the invariants that move exercises there (all of them,
+    if the reference cannot play the game)."""
+    if fault.invariant:
+        rules = fault.invariant.rules
+    else:
+        kinds, exercised = _last_move(game, fault, seed, invariants)
+        stated = {(move_rules or {}).get(kind) for kind in kinds}
+        if len(stated) == 1 and None not in stated:
+            rules = (stated.pop(),)  # type: ignore[assignment]
+        else:
+            rules = tuple(dict.fromkeys(r for inv in exercised or invariants
+                                        for r in inv.rules))
     confirmed = False
     try:  # confirmed: the engine fails the same game again
         world = ScenarioWorld(game, client, seed)
@@ -161,11 +171,12 @@ def render_fault(game: Game, fault: Faulted, seed: int, client: EngineClient,
                    confirmed)
 
 
-def _exercised_by_last(game: Game, slip: Slip, seed: int,
-                       invariants: Sequence[Invariant]) -> list[Invariant]:
-    """The invariants the slip's last move exercises on the reference engine."""
+def _last_move(game: Game, slip: Slip, seed: int, invariants: Sequence[Invariant]
+               ) -> tuple[list[str], list[Invariant]]:
+    """What the slip's last move does on the reference engine: the action types it sends
+    (``choose`` for an answer), and the invariants it exercises."""
     if not slip.lines:
-        return []
+        return [], []
     try:
         world = _reference_world(game, seed)
         *before, last = slip.lines
@@ -178,11 +189,12 @@ def _exercised_by_last(game: Game, slip: Slip, seed: int,
         explored.moves += 1
         explored.last_rejected = len(world.history) > sent and isinstance(
             world.last.reply if world.last else None, Rejected)
+        kinds = [entry[1] for entry in world.history[sent:]]
         if explored.last_rejected:
             world.expect_rejected()
-        return [inv for inv in invariants if inv.check(explored) is not None]
+        return kinds, [inv for inv in invariants if inv.check(explored) is not None]
     except _UNREPLAYABLE:
-        return []
+        return [], []
 
 
 def _one_line(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from hypothesis import strategies as st
@@ -157,6 +158,16 @@ def _hand(explored: Explored, player: str) -> list[str]:
 
 class TI4Model:
     """The TI4 exploration model: setups, moves and invariants."""
+
+    #: The rule that states each action a move sends: an engine failing to answer one is
+    #: charged there (``oracle.explore.model.move_rules_of``). Not listed, as no one rule
+    #: states them: answers (``choose``: a hand limit's keep, or Scheming's discard), timing
+    #: windows, the end of a turn, trades.
+    move_rules = MappingProxyType({
+        "draw": "ti4:2.3", "play": "ti4:2.7", "resolve": "ti4:2.7", "reveal": "ti4:note-3",
+        "politics_primary": "ti4:2.2", "politics_secondary": "ti4:2.2",
+        "status_draw": "ti4:2.1",
+    })
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """Tables built from the cards and extras the engine declares it can set up."""

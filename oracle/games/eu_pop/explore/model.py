@@ -7,6 +7,7 @@ keeps pointing at a slip only if the moves that reach it stay at fixed places (s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from hypothesis import strategies as st
 
@@ -41,6 +42,16 @@ def _keeps(view: View, name: str, n: int) -> list[str]:
 
 class EUModel:
     """The EU exploration model: setups, moves and invariants."""
+
+    #: The rule that states each action a move sends: an engine failing to answer one is
+    #: charged there (``oracle.explore.model.move_rules_of``). Not listed, as no one rule
+    #: of the chapter states them: answers (``choose``: Step C's keep, or a third Display
+    #: Card's discard), the end of a Turn, and the Battle's own steps.
+    move_rules = MappingProxyType({
+        "draw": "eu-pop:6.decks.1", "play": "eu-pop:6.action-cards.8",
+        "resolve": "eu-pop:6.action-cards.6", "use": "eu-pop:6.2.display.4",
+        "appoint": "eu-pop:6.characters.2", "discard_down": "eu-pop:4.5.c.1",
+    })
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """The tables of ``tables._setups`` (the explorer skips, and counts, those that need
