@@ -139,17 +139,18 @@ def render_fault(game: Game, fault: Faulted, seed: int, client: EngineClient,
                  invariants: Sequence[Invariant],
                  move_rules: Mapping[str, str] | None = None) -> Finding:
     """An engine fault as the shrunk scenario that makes it, charged to one rule where that
-    can be told: the invariant's whose look failed; else the rule that states the failed
+    can be told: the rules of the invariant whose look failed; else the rule that states the failed
     move's action (``move_rules``: the action types the move sends when the reference engine
     plays it, all of one rule); else the invariants that move exercises there (all of them,
     if the reference cannot play the game)."""
+    rules: tuple[str, ...]
     if fault.invariant:
         rules = fault.invariant.rules
     else:
         kinds, exercised = _last_move(game, fault, seed, invariants)
-        stated = {(move_rules or {}).get(kind) for kind in kinds}
-        if len(stated) == 1 and None not in stated:
-            rules = (stated.pop(),)  # type: ignore[assignment]
+        stated = {(move_rules or {}).get(kind, "") for kind in kinds}
+        if len(stated) == 1 and "" not in stated:
+            rules = tuple(stated)
         else:
             rules = tuple(dict.fromkeys(r for inv in exercised or invariants
                                         for r in inv.rules))
