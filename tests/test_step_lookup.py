@@ -78,3 +78,51 @@ def test_pytest_bdd_is_routed_to_the_dispatchers_and_shares_parses() -> None:
     assert bdd_scenario._execute_step_function.direct
     assert importlib.import_module("pytest_bdd.parser").get_gherkin_document.shared_by_oracle
     assert set(routes_to(dispatch)) == {"given", "when", "then"}
+
+
+HOOK_LOG = '''
+import json
+
+def _log(name, step, step_func_args, **more):
+    with open("hooks.jsonl", "a") as f:
+        f.write(json.dumps([name, step.name, sorted(step_func_args), *more.values()]) + "\\n")
+
+def pytest_bdd_before_step(step):
+    _log("before_step", step, {})
+
+def pytest_bdd_before_step_call(step, step_func_args):
+    _log("before_step_call", step, step_func_args)
+
+def pytest_bdd_after_step(step, step_func_args):
+    _log("after_step", step, step_func_args)
+
+def pytest_bdd_step_error(step, step_func_args, exception):
+    _log("step_error", step, step_func_args, error=type(exception).__name__)
+'''
+
+
+def test_a_dispatched_step_calls_every_pytest_bdd_hook_as_pytest_bdd_does(pytester):
+    """The oracle runs its dispatchers itself (``bdd._step_runner``), yet a plugin watching
+    pytest-bdd's step hooks sees what pytest-bdd would show it: for each step, before_step,
+    before_step_call with the step's arguments, then after_step, or step_error with the
+    exception for the step that failed."""
+    import json
+
+    pytester.makepyfile(hooklog=HOOK_LOG)
+    pytester.syspathinsert()
+    for engine in ("reference:ti4", "mutant:lazy_reshuffle"):
+        result = pytester.runpytest_inprocess(
+            "-p", "no:cacheprovider", "-p", "hooklog", "--oracle-engine", engine,
+            "--oracle-rule", "ti4:note-4")
+        assert result.ret in (0, 1), result.stdout.str()
+    lines = [json.loads(line) for line in
+             (pytester.path / "hooks.jsonl").read_text().splitlines()]
+    args = ["oracle_world", "step_text"]
+    steps = [lines[i:i + 3] for i, line in enumerate(lines) if line[0] == "before_step"]
+    assert steps and len(lines) == 3 * len(steps), lines[:6]
+    for before, call, after in steps:
+        assert before[0] == "before_step", before
+        assert call[0::2] == ["before_step_call", args], call
+        assert after[0] in ("after_step", "step_error") and after[1:3] == [before[1], args]
+    failed = [after for *_, after in steps if after[0] == "step_error"]
+    assert failed and {f[3] for f in failed} == {"RuleViolation"}, failed

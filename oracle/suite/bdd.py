@@ -22,6 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
 from pytest_bdd import parsers, scenario
 from pytest_bdd.exceptions import GherkinParseError
 from pytest_bdd.feature import get_feature
@@ -295,6 +296,8 @@ def _routed_context(request: Any, step: Any, getfixturedefs: Callable[..., Any]
     return context if context is not None and context.parser.is_matching(step.name) else None
 
 
+_Failed = pytest.fail.Exception
+
 DISPATCH = "__oracle_dispatch__"
 """The attribute marking a step function that runs any step of its kind itself, given the
 scenario's world and the step's text (``oracle.suite.dispatch``)."""
@@ -319,15 +322,18 @@ def _step_runner(original: Callable[..., Any]) -> Callable[..., Any]:
             original(request, scenario, step, context)
             return
         hook = request.config.hook
-        world = request.getfixturevalue("oracle_world")
+        args = {"oracle_world": request.getfixturevalue("oracle_world"),
+                "step_text": step.name}
         kw = {"request": request, "feature": scenario.feature, "scenario": scenario,
-              "step": step, "step_func": context.step_func,
-              "step_func_args": {"oracle_world": world, "step_text": step.name}}
-        hook.pytest_bdd_before_step(**kw)
+              "step": step, "step_func": context.step_func, "step_func_args": {}}
+        hook.pytest_bdd_before_step(**kw)  # before the arguments are known, as pytest-bdd
         try:
+            kw["step_func_args"] = args
             hook.pytest_bdd_before_step_call(**kw)
-            run(world, context.type or step.type, step.name)
-        except Exception as exception:
+            # What the hooks saw is what runs (a hook may change the arguments, as with
+            # pytest-bdd's own call).
+            run(args["oracle_world"], context.type or step.type, args["step_text"])
+        except (Exception, _Failed) as exception:  # what pytest-bdd reports as a step error
             hook.pytest_bdd_step_error(exception=exception, **kw)
             raise
         hook.pytest_bdd_after_step(**kw)
