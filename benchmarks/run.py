@@ -20,8 +20,9 @@ installed ``oracle`` (a source checkout in the working directory would shadow it
   is checked, so a failing engine cannot pass for a fast one; and the floor: the same
   request lines echoed by a child doing nothing else, through the pipe client's transport;
 - scale: generated suites of 500 and 5,000 scenarios (the bundled features copied with
-  unique scenario names into a committee folder), serial and ``-n 2``, with the reports
-  compared (same rules, statuses and scenario lists in the same order), and peak memory;
+  unique scenario names into a committee folder), serial, ``-n 2`` and ``--jobs 2``, with
+  the reports compared (same rules, statuses and scenario lists in the same order), and
+  peak memory;
   and, for scale, what ``-n 2`` gives plain pytest tests of the oracle's size per test;
 - exploration: moves per second of ``oracle.explore.explore`` on the TI4 reference engine
   (the median of three identical seeded searches, and the first one's apart).
@@ -376,29 +377,38 @@ def report_shape(path: Path) -> list[Any]:
 
 def bench_scale(b: Bench) -> dict[str, float]:
     gen = b.scratch / "generated"
-    times: dict[str, list[float]] = {"500": [], "5000": [], "5000-n2": []}
+    runs = (("500", 500, []), ("5000", 5000, []), ("5000-n2", 5000, ["--", "-n", "2"]),
+            ("5000-j2", 5000, ["--jobs", "2"]))
+    times: dict[str, list[float]] = {name: [] for name, _, _ in runs}
     rss = 0.0
     shapes: dict[str, list[Any]] = {}
+    tests: dict[int, int] = {}
     for _ in range(1 if b.quick else 2):
-        for name, total, extra in (("500", 500, []), ("5000", 5000, []),
-                                   ("5000-n2", 5000, ["--", "-n", "2"])):
+        for name, total, extra in runs:
             generate_suite(gen, total)
             out = b.scratch / f"scale-{name}.json"
             wall, text, peak = b.run(b.oracle("--features", str(gen), "--json", str(out),
                                               *extra))
             # The generator counts Scenario lines; an outline runs one test per row, so the
             # suite runs more tests than asked: times are scaled to ``total`` per test run.
+            # (``--jobs`` prints the combined table, not pytest's count: the same suite's.)
             ran = re.search(r"(\d+) passed in ", text)
-            if ran is None or re.search(r"\d+ (failed|error)", text):
+            failed = re.search(r"\d+ (failed|error)", text) or not re.search(
+                r"\d+ rules: \d+ pass, \d+ untestable\n", text)
+            if failed or (ran is None and total not in tests):
                 raise RuntimeError(f"the {total}-scenario suite did not pass:\n{text[-2000:]}")
-            times[name].append(wall * total / int(ran.group(1)))
+            if ran is not None:
+                tests[total] = int(ran.group(1))
+            times[name].append(wall * total / tests[total])
             shapes[name] = report_shape(out)
             if name == "5000":
                 rss = max(rss, peak)
-    s500, s5000, n2 = (min(times[k]) for k in ("500", "5000", "5000-n2"))
+    s500, s5000, n2, j2 = (min(times[k]) for k in ("500", "5000", "5000-n2", "5000-j2"))
     return {"suite_500_s": s500, "suite_5000_s": s5000, "scale_ratio": s5000 / s500,
             "suite_5000_n2_s": n2, "xdist2_speedup_5000": s5000 / n2,
             "xdist2_same_report": float(shapes["5000"] == shapes["5000-n2"]),
+            "suite_5000_jobs2_s": j2, "jobs2_speedup_5000": s5000 / j2,
+            "jobs2_same_report": float(shapes["5000"] == shapes["5000-j2"]),
             "peak_rss_5000_mb": rss,
             "xdist2_plain_speedup": plain_xdist_speedup(b, 1000 * s5000 / 5000)}
 

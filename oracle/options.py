@@ -172,9 +172,10 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option("require_coverage", "fail the run (exit 1) unless at least PERCENT of the selected "
            "testable rules were tested, i.e. are not unsupported or uncovered (default when "
            "given alone: 100)", metavar="PERCENT", kind="optional", type=_percent, const=100.0),
-    Option("shard", "run only the K-th of N equal parts of the selected scenarios (a CI "
-           "matrix); 'rules-oracle combine' merges the shards' JSON reports into the report "
-           "one run gives", metavar="K/N", type=_shard),
+    Option("shard", "run only the K-th of N parts of the selected scenarios (a CI matrix; "
+           "each scenario, all its example rows, in the part its game, file name and name "
+           "give on every machine); 'rules-oracle combine' merges the shards' JSON reports "
+           "into the report one run gives", metavar="K/N", type=_shard),
     Option("all_games", "list every game's rules in the reports, also games no --rule "
            "selects (by default a run selecting rules lists only their games)", kind="flag"),
     Option("lang", "show each rule's text in this language, with its number there, where "

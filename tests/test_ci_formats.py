@@ -116,6 +116,22 @@ def test_shards_combine_into_the_report_of_one_run(oracle, pytester):
     assert twice.code == Exit.USAGE and "are both shard 1/2" in twice.err
 
 
+def test_jobs_run_the_shards_at_once_and_give_the_report_of_one_run(oracle, pytester):
+    """``--jobs 2``: two shard processes, one report, the same as a single process's (and
+    the same exit status), written where asked and shown as the table."""
+    args = ("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--rule",
+            "eu-pop:6.decks")
+    whole = oracle(*args)
+    jobs = oracle(*args, "--jobs", "2", "--markdown", "j.md")
+    assert jobs.code == whole.code == Exit.FAILED, jobs.out + jobs.err
+    assert shape(jobs.report) == shape(whole.report)
+    assert jobs.report["summary"] == whole.report["summary"] and "shard" not in jobs.report
+    assert "ti4:note-4                   fail" in jobs.out
+    assert (pytester.path / "j.md").read_text().startswith("## rules-oracle:")
+    both = oracle(*args, "--jobs", "2", "--shard", "1/2")
+    assert both.code == Exit.USAGE and "drop --shard" in both.err
+
+
 def test_diff_lists_regressions_and_fails_on_them(oracle, runs):
     old, new = str(runs["ok.json"]), str(runs["bad.json"])
     worse = oracle("diff", old, new)

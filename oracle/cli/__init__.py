@@ -77,6 +77,10 @@ def _parser() -> argparse.ArgumentParser:
         option.add_to_cli(run)
     run.add_argument("-k", dest="keyword", metavar="EXPR",
                      help="only scenarios whose test name matches (pytest -k)")
+    run.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                     help="run in N processes, each a --shard of the run, and combine their "
+                          "reports into this run's table and files (faster than '-- -n N': "
+                          "pytest-xdist's per-test reports cost as much as a scenario)")
     loud = run.add_mutually_exclusive_group()
     loud.add_argument("-q", "--quiet", action="store_true",
                       help="no progress; the table lists only the rules that do not pass")
@@ -229,6 +233,14 @@ def sigterm_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _jobs(text: str) -> int:
+    """``--jobs N``: a whole number of processes, at least 1."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes; give one "
+                                         "of 1 or more, e.g. --jobs 2")
+    return int(text)
+
+
 def run(ns: argparse.Namespace) -> int:
     try:
         EngineSpec.parse(ns.oracle_engine)
@@ -236,6 +248,10 @@ def run(ns: argparse.Namespace) -> int:
         print(f"rules-oracle: {exc}", file=sys.stderr)
         return Exit.USAGE
     with sigterm_interrupts():
+        if ns.jobs > 1:
+            from oracle.cli.jobs import run_in_jobs
+
+            return int(run_in_jobs(ns))
         code = pytest.main(pytest_args(ns))
     return int(EXIT_CODES.get(code, code))
 

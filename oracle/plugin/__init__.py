@@ -119,11 +119,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         chosen = run.selected is None or isinstance(item, collect.ExploreItem) or (
             set(verdicts.rules_of(item)) & run.selected)
         (keep if chosen else drop).append(item)
-    if run.shard:  # every N-th of the selected scenarios: the same split on every machine
-        index, count = run.shard
+    if run.shard:  # a scenario of another shard was never built; an exploration is split so
         ours: list[pytest.Item] = []
-        for i, item in enumerate(keep):
-            (ours if i % count == index - 1 else drop).append(item)
+        for item in keep:
+            other = isinstance(item, collect.ExploreItem) and not run.in_shard(
+                f"explore:{item.game.id}")
+            (drop if other else ours).append(item)
         keep = ours
     if drop:
         config.hook.pytest_deselected(items=drop)

@@ -65,7 +65,8 @@ class FeatureFile(pytest.Module):
         for scenario in read_feature(path).scenarios:  # whatever the selection
             if run.retired(scenario):
                 continue  # an official ruling retired it: shown in reports, never run
-            if run.wants(scenario):  # not selected: no test to build (only to deselect)
+            # Not selected: no test to build (only to deselect); another shard's: none at all.
+            if run.wants(scenario) and run.in_shard(run.shard_key(scenario)):
                 setattr(module, names[scenario.name],
                         scenario_test(path, scenario.name, _finish))
         return module

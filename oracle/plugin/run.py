@@ -207,6 +207,21 @@ class OracleRun:
     def scenario_seed(self, game: str, name: str) -> int:
         return scenario_seed(self.seed, game, name)
 
+    def in_shard(self, key: str) -> bool:
+        """Whether what ``key`` names (``shard_key``) runs in this run's shard (``--shard
+        K/N``): the same split on every machine, whatever the paths and the order of
+        collection, and every example row of a scenario in the same shard."""
+        if self.shard is None:
+            return True
+        index, count = self.shard
+        return zlib.crc32(key.encode("utf-8")) % count == index - 1
+
+    def shard_key(self, scenario: ScenarioDoc) -> str:
+        """What places a scenario in a shard: its game, file name and name (no folder, which
+        differs between machines)."""
+        game = self.game_of(scenario.path)
+        return f"{game.id if game else ''}/{scenario.path.name}::{scenario.name}"
+
     def wants(self, scenario: ScenarioDoc) -> bool:
         """Whether to collect a scenario: it cites a selected rule, or nothing is selected.
 

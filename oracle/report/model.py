@@ -9,7 +9,6 @@ verdicts travel from pytest-xdist workers to the controller on ``report.user_pro
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -387,8 +386,10 @@ def load_report(path: Path) -> Report:
 def read_checked(path: Path, schema: str, written_by: str) -> Any:
     """A JSON file the oracle wrote, checked against its schema (``report``, ``matrix``);
     ``ReportFileError`` naming the file, what is wrong, and the command that writes it."""
+    from oracle.engines.wire import loads
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_bytes())
     except (OSError, ValueError) as exc:
         raise ReportFileError(f"{path}: cannot read the {schema} ({exc}); pass the file "
                               f"written by '{written_by}'") from exc
