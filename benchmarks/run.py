@@ -31,6 +31,7 @@ installed ``oracle`` (a source checkout in the working directory would shadow it
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -379,6 +380,8 @@ def bench_scale(b: Bench) -> dict[str, float]:
     gen = b.scratch / "generated"
     runs = (("500", 500, []), ("5000", 5000, []), ("5000-n2", 5000, ["--", "-n", "2"]),
             ("5000-j2", 5000, ["--jobs", "2"]))
+    if importlib.util.find_spec("oracle.cli.jobs") is None:  # code from before --jobs
+        runs = runs[:3]
     times: dict[str, list[float]] = {name: [] for name, _, _ in runs}
     rss = 0.0
     shapes: dict[str, list[Any]] = {}
@@ -403,12 +406,15 @@ def bench_scale(b: Bench) -> dict[str, float]:
             shapes[name] = report_shape(out)
             if name == "5000":
                 rss = max(rss, peak)
-    s500, s5000, n2, j2 = (min(times[k]) for k in ("500", "5000", "5000-n2", "5000-j2"))
+    s500, s5000, n2 = (min(times[k]) for k in ("500", "5000", "5000-n2"))
+    jobs = {}
+    if times.get("5000-j2"):
+        j2 = min(times["5000-j2"])
+        jobs = {"suite_5000_jobs2_s": j2, "jobs2_speedup_5000": s5000 / j2,
+                "jobs2_same_report": float(shapes["5000"] == shapes["5000-j2"])}
     return {"suite_500_s": s500, "suite_5000_s": s5000, "scale_ratio": s5000 / s500,
             "suite_5000_n2_s": n2, "xdist2_speedup_5000": s5000 / n2,
-            "xdist2_same_report": float(shapes["5000"] == shapes["5000-n2"]),
-            "suite_5000_jobs2_s": j2, "jobs2_speedup_5000": s5000 / j2,
-            "jobs2_same_report": float(shapes["5000"] == shapes["5000-j2"]),
+            "xdist2_same_report": float(shapes["5000"] == shapes["5000-n2"]), **jobs,
             "peak_rss_5000_mb": rss,
             "xdist2_plain_speedup": plain_xdist_speedup(b, 1000 * s5000 / 5000)}
 
