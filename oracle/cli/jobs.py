@@ -67,6 +67,7 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
             return int(EXIT_CODES.get(code, code))
         combined = argparse.Namespace(
             shards=[str(s) for s in shards], oracle_require_coverage=ns.oracle_require_coverage,
+            quiet=ns.quiet,
             **{f"oracle_{f.name}": getattr(ns, f"oracle_{f.name}", None)
                for f in file_formats()})
         code = run_combine(combined)

@@ -106,7 +106,7 @@ def run_combine(ns: argparse.Namespace) -> int:
     except CombineError as exc:
         print(f"rules-oracle combine: {exc}", file=sys.stderr)
         return Exit.USAGE
-    print(render_table(report))
+    print(render_table(report, compact=getattr(ns, "quiet", False)))
     for name, path in outputs.items():
         write_atomic(path, formats()[name].render(report))
         print(f"report written to {path}")
