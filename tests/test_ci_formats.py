@@ -130,6 +130,9 @@ def test_jobs_run_the_shards_at_once_and_give_the_report_of_one_run(oracle, pyte
     assert (pytester.path / "j.md").read_text().startswith("## rules-oracle:")
     both = oracle(*args, "--jobs", "2", "--shard", "1/2")
     assert both.code == Exit.USAGE and "drop --shard" in both.err
+    (pytester.path / "taken").mkdir()  # an output path that cannot be written: no shard runs
+    unwritable = oracle(*args, "--jobs", "2", "--html", "taken", report=False)
+    assert unwritable.code == Exit.USAGE and "taken" in unwritable.err, unwritable.err
 
 
 def test_diff_lists_regressions_and_fails_on_them(oracle, runs):

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import IO
 
 from oracle.report.judge import Exit
 
@@ -29,11 +30,18 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
     from oracle.cli import pytest_args as to_pytest
     from oracle.cli.reports import run_combine
     from oracle.report.formats import file_formats
+    from oracle.report.write import OutputError, check_outputs
 
     if ns.oracle_shard:
         print("rules-oracle run: --jobs splits the run into shards itself; drop --shard "
               "(or run each --shard K/N yourself and 'rules-oracle combine' their reports)",
               file=sys.stderr)
+        return Exit.USAGE
+    try:  # before any shard starts, as a single run checks them
+        check_outputs({f"--{f.name}": Path(getattr(ns, f"oracle_{f.name}"))
+                       for f in file_formats() if getattr(ns, f"oracle_{f.name}", None)})
+    except OutputError as exc:
+        print(f"rules-oracle run: {exc}", file=sys.stderr)
         return Exit.USAGE
     with tempfile.TemporaryDirectory(prefix="rules-oracle-jobs-") as tmp:
         children, shards = [], []
@@ -53,7 +61,8 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
         try:
             codes = _wait(children)
         except KeyboardInterrupt:
-            print("rules-oracle run: interrupted; the shards were stopped", file=sys.stderr)
+            print("rules-oracle run: interrupted; the shards were stopped and no report was "
+                  "written", file=sys.stderr)
             return Exit.INTERRUPTED
         broken = [(k, code) for k, code in enumerate(codes, 1)
                   if EXIT_CODES.get(code, code) in (Exit.USAGE, Exit.INTERNAL,
@@ -77,7 +86,7 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
     return code
 
 
-def _wait(children: list[tuple[subprocess.Popen[bytes], object]]) -> list[int]:
+def _wait(children: list[tuple[subprocess.Popen[bytes], IO[bytes]]]) -> list[int]:
     """Every child's exit status; Ctrl-C (or SIGTERM, made one by ``sigterm_interrupts``)
     here stops them all before it goes on."""
     try:
@@ -91,5 +100,5 @@ def _wait(children: list[tuple[subprocess.Popen[bytes], object]]) -> list[int]:
         raise
     finally:
         for _, out in children:
-            out.close()  # type: ignore[attr-defined]
+            out.close()
 
