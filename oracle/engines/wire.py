@@ -1,4 +1,5 @@
-"""JSON on the pipe: orjson where it can, the standard library where it cannot.
+"""JSON on the pipe (and in report files): orjson where it can, the standard library where
+it cannot.
 
 Why orjson: over the pipe most of a round trip's Python time was JSON, not the engine.
 Measured on a typical 684-byte view: ``json`` writes it in 22 us and reads it in 18 us,
@@ -38,6 +39,21 @@ def dumps_line(value: Any) -> bytes:
         except TypeError:
             pass  # json writes what it can, and raises its own TypeError for the rest
     return _STD.encode(value).encode("utf-8") + b"\n"
+
+
+def dumps_document(value: Any) -> str:
+    """``value`` as a JSON file: indented by two spaces, one key or item a line, UTF-8 as
+    it is, and a final newline.
+
+    Why orjson here too: with an indent, the standard library encodes in Python, not C: a
+    5,000-scenario report (20 MB) took 1.2 s to write, at the end of every run and every
+    ``combine``; orjson writes the same JSON in a few hundredths of that."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n"
+        except TypeError:
+            pass  # json writes what it can, and raises its own TypeError for the rest
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
 def fast_loads(data: bytes | str) -> Any:
