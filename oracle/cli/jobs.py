@@ -28,7 +28,7 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
     and write the combined report; the exit status is the one a single run would give."""
     from oracle.cli import EXIT_CODES
     from oracle.cli import pytest_args as to_pytest
-    from oracle.cli.reports import run_combine
+    from oracle.cli.reports import requested_outputs, run_combine
     from oracle.report.formats import file_formats
     from oracle.report.write import OutputError, check_outputs
 
@@ -37,9 +37,9 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
               "(or run each --shard K/N yourself and 'rules-oracle combine' their reports)",
               file=sys.stderr)
         return Exit.USAGE
+    outputs = requested_outputs(ns)
     try:  # before any shard starts, as a single run checks them
-        check_outputs({f"--{f.name}": Path(getattr(ns, f"oracle_{f.name}"))
-                       for f in file_formats() if getattr(ns, f"oracle_{f.name}", None)})
+        check_outputs({f"--{name}": path for name, path in outputs.items()})
     except OutputError as exc:
         print(f"rules-oracle run: {exc}", file=sys.stderr)
         return Exit.USAGE
@@ -76,9 +76,7 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
             return int(EXIT_CODES.get(code, code))
         combined = argparse.Namespace(
             shards=[str(s) for s in shards], oracle_require_coverage=ns.oracle_require_coverage,
-            quiet=ns.quiet,
-            **{f"oracle_{f.name}": getattr(ns, f"oracle_{f.name}", None)
-               for f in file_formats()})
+            quiet=ns.quiet, **{f"oracle_{name}": path for name, path in outputs.items()})
         code = run_combine(combined)
     if code == Exit.OK and ns.oracle_strict_expectations and any(
             EXIT_CODES.get(c, c) == Exit.FAILED for c in codes):

@@ -84,15 +84,22 @@ def run_diff(old: str, new: str) -> int:
     return Exit.FAILED if result.regressed else Exit.OK
 
 
+def requested_outputs(ns: argparse.Namespace) -> dict[str, Path]:
+    """The report files a command line asks for: format name -> path (``--json PATH``...)."""
+    from oracle.report.formats import file_formats
+
+    return {f.name: Path(getattr(ns, f"oracle_{f.name}")) for f in file_formats()
+            if getattr(ns, f"oracle_{f.name}", None)}
+
+
 def run_combine(ns: argparse.Namespace) -> int:
     from oracle.report.combine import CombineError, combine
-    from oracle.report.formats import file_formats, formats
+    from oracle.report.formats import formats
     from oracle.report.formats.table import render_table
     from oracle.report.judge import judge
     from oracle.report.write import OutputError, check_outputs, write_atomic
 
-    outputs = {f.name: Path(getattr(ns, f"oracle_{f.name}")) for f in file_formats()
-               if getattr(ns, f"oracle_{f.name}", None)}
+    outputs = requested_outputs(ns)
     try:
         check_outputs({f"--{name}": path for name, path in outputs.items()})
     except OutputError as exc:
