@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shlex
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +25,10 @@ from typing import Any
 import pytest
 
 from oracle.engines import EngineClient, EngineSpec, EngineSpecError
+from oracle.engines import serve as serve_module
 from oracle.engines.pipe import MAX_FAILED_STARTS, PipeEngine
 from oracle.engines.serve import answer, serve
+from oracle.engines.streams import PolledLines
 from oracle.mutants.harness import game_cases
 from oracle.protocol import Act, Describe, Described, Errored, Observe, Ready, Setup, View
 from oracle.suite.games import discover_games
@@ -446,6 +451,38 @@ def test_serve_answers_each_line_with_its_id_and_never_raises():
     assert "RuntimeError: boom" in replies[1]["message"]
     assert replies[2]["id"] is None and replies[2]["reply"] == "errored"
     assert answer(Broken(), "[1]")["reply"] == "errored"
+
+
+def test_serve_reads_a_pipe_however_its_lines_arrive(monkeypatch):
+    """On a pipe, ``serve`` reads with the oracle's own line reader (it spins before it
+    sleeps): a request in two parts, two requests in one write, a last request without its
+    newline, then the end, are all answered, in order, once each."""
+    class Echo:
+        def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+            return {"reply": "ready", "n": request["n"]}
+
+    read_end, write_end = os.pipe()
+    writes = [b'{"id": 1, "op": "x",', b' "n": 1}\n', b'{"id": 2, "n": 2}\n{"id": 3, "n": 3}\n',
+              b'{"id": 4, "n": 4}']
+
+    def write() -> None:
+        for chunk in writes:
+            os.write(write_end, chunk)
+            time.sleep(0.01)
+        os.close(write_end)
+
+    readers = []
+    monkeypatch.setattr(serve_module, "PolledLines",
+                        lambda *args: readers.append(PolledLines(*args)) or readers[-1])
+    writer = threading.Thread(target=write)
+    writer.start()
+    outstream = io.BytesIO()
+    with os.fdopen(read_end, "rb") as instream:
+        assert serve(Echo(), instream, outstream) == 0
+    writer.join()
+    replies = [json.loads(line) for line in outstream.getvalue().splitlines()]
+    assert replies == [{"id": n, "reply": "ready", "n": n} for n in (1, 2, 3, 4)]
+    assert len(readers) == 1  # read as a pipe, not line by line through the file object
 
 
 def test_serve_refuses_a_spec_it_cannot_serve():

@@ -4,18 +4,21 @@ Why: the reader takes a shortcut when one ``read`` brings exactly one whole line
 round trip), and falls back to buffering otherwise. Each case here is one the shortcut must
 hand back to the buffer: a line in two parts, two lines at once, a line at and over the
 size limit, a last line without its newline, the end. Written through a real ``os.pipe``.
+And the wait itself (``Spinner``): when it spins, when it stops spinning, when it never does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import threading
 from collections.abc import Iterator
 
 import pytest
 
-from oracle.engines.streams import PolledLines
+from oracle.engines import streams
+from oracle.engines.streams import PolledLines, Spinner
 
 LIMIT = 64
 WAIT = 30.0  # an upper bound only: every line here is written before or while it is read
@@ -94,3 +97,62 @@ def test_the_end_with_nothing_written(pipe):
 def test_no_line_within_the_timeout_is_none(pipe):
     lines, _fd = pipe
     assert lines.next(0.01) is None
+
+
+class ScriptedPoll:
+    """A ``poll`` object whose non-sleeping polls say "ready" only from the ``ready_after``-th
+    on (None: never); every sleeping poll says "ready". Records each call's timeout."""
+
+    def __init__(self, ready_after: int | None) -> None:
+        self.ready_after, self.calls = ready_after, []
+
+    def poll(self, timeout: int | None = None) -> list[tuple[int, int]]:
+        self.calls.append(timeout)
+        spins = self.calls.count(0)
+        if timeout == 0 and (self.ready_after is None or spins < self.ready_after):
+            return []
+        return [(3, 1)]
+
+
+def test_a_wait_that_sees_the_line_while_spinning_never_sleeps(monkeypatch):
+    monkeypatch.setattr(streams, "_cpus", lambda: 2)
+    poll = ScriptedPoll(ready_after=3)
+    assert Spinner(poll, seconds=WAIT).wait(WAIT)
+    assert poll.calls == [0, 0, 0]
+
+
+def test_a_spin_that_catches_nothing_makes_the_next_waits_sleep_at_once(monkeypatch):
+    """Against a slow engine the spinning turns itself off: after each missed spin, twice
+    as many waits as the time before (1, 3, 7, ...) go straight to sleep; a spin that
+    catches its line starts the count again."""
+    monkeypatch.setattr(streams, "_cpus", lambda: 2)
+    poll = ScriptedPoll(ready_after=None)
+    spinner = Spinner(poll, seconds=1e-4)
+    spun = []
+    for _ in range(12):
+        before = len(poll.calls)
+        assert spinner.wait(WAIT)
+        spun.append(poll.calls[before] == 0)  # a wait that spins polls with 0 first
+    assert spun == [True, False, True, False, False, False, True,
+                    False, False, False, False, False]
+    poll.ready_after = 1  # the engine got fast again: the next spin catches its line
+    for _ in range(7):
+        spinner.wait(WAIT)
+    before = len(poll.calls)
+    assert spinner.wait(WAIT) and spinner.wait(WAIT)
+    assert poll.calls[before:] == [0, 0]  # caught while spinning, twice in a row
+
+
+def test_one_cpu_never_spins(monkeypatch):
+    """With one CPU the spinning process would only keep the engine from running."""
+    monkeypatch.setattr(streams, "_cpus", lambda: 1)
+    poll = ScriptedPoll(ready_after=1)
+    assert Spinner(poll).wait(WAIT)
+    assert poll.calls == [math.ceil(WAIT * 1000)]
+
+
+def test_a_wait_with_no_limit_sleeps_with_no_limit(monkeypatch):
+    monkeypatch.setattr(streams, "_cpus", lambda: 2)
+    poll = ScriptedPoll(ready_after=None)
+    assert Spinner(poll, seconds=1e-4).wait(None)
+    assert poll.calls[-1] is None and set(poll.calls[:-1]) == {0}

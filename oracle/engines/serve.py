@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
+import stat
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from oracle.engines import wire
+from oracle.engines.streams import PolledLines
 from oracle.protocol.adapter import Engine
 
 JSON = dict[str, Any]
@@ -66,12 +69,30 @@ def serve(engine: Engine, instream: IO[bytes] | None = None,
     saved = sys.stdout
     sys.stdout = sys.stderr
     try:
-        for line in instream:
+        for line in _request_lines(instream):
             outstream.write(reply_line(engine, line))
             outstream.flush()
     finally:
         sys.stdout = saved
     return 0
+
+
+def _request_lines(instream: IO[bytes]) -> Iterator[bytes]:
+    """The request lines of ``instream``, read as the oracle reads replies when the stream
+    is a pipe (``streams.PolledLines``: it spins for a moment before it sleeps, so a
+    request that follows its reply closely is answered without a wake-up's delay), and
+    line by line otherwise (a file, a terminal, an in-memory stream)."""
+    try:
+        piped = stat.S_ISFIFO(os.fstat(instream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):
+        piped = False
+    if not piped or not hasattr(select, "poll"):
+        yield from instream
+        return
+    lines = PolledLines(instream, sys.maxsize)
+    while (item := lines.next(None)) is not None and item[0] == "line":
+        assert item[1] is not None
+        yield item[1]
 
 
 def _engine_for(spec_text: str) -> Engine:
