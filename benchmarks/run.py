@@ -13,7 +13,9 @@ to bytecode first as an installed package is.
 - start-up: ``rules-oracle run --rule ti4:2.4`` (5 scenarios: 2.4 and 2.4.1) against the
   import floor (``import pytest, pytest_bdd, hypothesis, yaml, jsonschema``);
 - per scenario: the bundled suite's scenarios against plain pytest tests that send the very
-  same requests to the same reference engines (recorded from the oracle's own run);
+  same requests to the same reference engines (recorded from the oracle's own run); and,
+  for scale, pytest-bdd by itself: scenarios of the median scenario's step count whose
+  steps do nothing, matched and run by pytest-bdd's own machinery;
 - step library: the TI4 scenarios with the TI4 vocabulary padded to 50 and to 500 step
   definitions (unused ones, added to the game's step module);
 - pipe: round trips per second of one scenario's typical mix over the pipe, in-process (as a
@@ -73,6 +75,11 @@ def pytest_runtest_makereport(item, call):
                                "exchanges": [[request, reply.get("reply")]
                                              for request, reply in world.client.transcript]}
 
+def pytest_runtest_logreport(report):
+    verdict = dict(report.user_properties).get("rules_oracle.verdict")
+    if verdict and report.nodeid in _calls:
+        _calls[report.nodeid]["steps"] = len(json.loads(verdict)["steps"])
+
 def pytest_sessionfinish(session):
     if hasattr(session.config, "workerinput"):
         return
@@ -116,6 +123,26 @@ def test_busy(i):
         pass
 '''
 
+BDD_FLOOR_TESTS = '''
+"""pytest-bdd alone: BENCH_BDD_SCENARIOS scenarios of BENCH_BDD_STEPS steps that do nothing,
+matched and run by pytest-bdd's own machinery (plain string steps, no oracle)."""
+import os
+from pathlib import Path
+from pytest_bdd import given, scenarios, then, when
+
+STEPS = int(os.environ["BENCH_BDD_STEPS"])
+KINDS = [("Given", given)] * (STEPS // 3) + [("When", when)] * (STEPS // 3)
+KINDS += [("Then", then)] * (STEPS - len(KINDS))
+FEATURE = Path(__file__).with_name("bdd_floor.feature")
+FEATURE.write_text("Feature: floor\\n" + "".join(
+    f"  Scenario: floor {i}\\n" + "".join(f"    {word} step {j}\\n"
+                                        for j, (word, _) in enumerate(KINDS))
+    for i in range(int(os.environ["BENCH_BDD_SCENARIOS"]))))
+for j, (_, decorator) in enumerate(KINDS):
+    globals()[f"_step_{j}"] = decorator(f"step {j}")(lambda: None)
+scenarios(str(FEATURE))
+'''
+
 STEPS_DRIVER = '''
 """``rules-oracle`` with the TI4 step vocabulary padded to N definitions (argv[1])."""
 import sys
@@ -153,6 +180,7 @@ class Bench:
         (scratch / "bench_timer.py").write_text(TIMER_PLUGIN)
         (scratch / "test_plain.py").write_text(PLAIN_TESTS)
         (scratch / "test_busy.py").write_text(BUSY_TESTS)
+        (scratch / "test_bdd_floor.py").write_text(BDD_FLOOR_TESTS)
         (scratch / "bench_steps.py").write_text(STEPS_DRIVER)
         self.env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONHASHSEED": "0"}
         compile_package()
@@ -232,14 +260,21 @@ def bench_scenario(b: Bench) -> dict[str, float]:
     (b.scratch / "cases.json").write_text(json.dumps(cases))
     plain_argv = [sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:cacheprovider",
                   "-q", "-p", "bench_timer", "test_plain.py"]
-    oracle_runs, plain_runs = [first["times"]], []
+    # pytest-bdd by itself, for scale: as many steps as the median scenario, doing nothing.
+    steps = round(statistics.median(case.get("steps", 0) for case in cases))
+    floor_env = {"BENCH_BDD_STEPS": str(steps), "BENCH_BDD_SCENARIOS": str(len(cases))}
+    oracle_runs, plain_runs, floor_runs = [first["times"]], [], []
     for i in range(repeat):
         plain_runs.append(b.timed_items(plain_argv, env={"BENCH_CASES": "cases.json"})["times"])
+        floor_runs.append(b.timed_items([*plain_argv[:-1], "test_bdd_floor.py"],
+                                        env=floor_env)["times"])
         if i < repeat - 1:
             oracle_runs.append(b.timed_items(b.oracle(*timer))["times"])
     scenario, plain = best_median(oracle_runs), best_median(plain_runs)
+    floor = best_median(floor_runs)
     return {"scenario_ms": scenario, "plain_pytest_ms": plain, "scenario_ratio": scenario / plain,
-            "scenarios_timed": len(cases)}
+            "scenarios_timed": len(cases), "median_steps": steps, "bdd_floor_ms": floor,
+            "bdd_floor_ratio": floor / plain, "scenario_per_bdd_floor": scenario / floor}
 
 
 def bench_steps(b: Bench) -> dict[str, float]:
