@@ -95,6 +95,7 @@ class OracleRun:
     notes: list[str] = field(default_factory=list)  # said in the terminal summary
     written: list[Path] = field(default_factory=list)
     _short_paths: dict[Path, str] = field(default_factory=dict)
+    _games_of: dict[Path, Game | None] = field(default_factory=dict)
     #: Whether this run switched Python's cyclic garbage collector off (``pause_gc``), and
     #: whether it froze what was made before the tests (``resume_gc``).
     _gc_paused: bool = False
@@ -255,11 +256,14 @@ class OracleRun:
         return game is not None and self.rulings.retired(scenario, game.id) is not None
 
     def game_of(self, path: Path) -> Game | None:
-        """The game whose folders hold a feature file."""
-        for game in self.games.values():
-            if any(path.is_relative_to(f) for f in (game.folder, *game.extra_folders)):
-                return game
-        return None
+        """The game whose folders hold a feature file (worked out once a file: it is asked
+        for every scenario, and ``Path.is_relative_to`` is slow)."""
+        if path not in self._games_of:
+            self._games_of[path] = next(
+                (game for game in self.games.values()
+                 if any(path.is_relative_to(f) for f in (game.folder, *game.extra_folders))),
+                None)
+        return self._games_of[path]
 
     def short_path(self, path: Path) -> str:
         """A feature file's path as reports show it: from its features root, or from the
