@@ -7,6 +7,7 @@ knows no particular game.
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
@@ -140,8 +141,10 @@ def test_a_new_game_runs_with_only_data_and_an_engine(oracle, toy):
 
 def test_a_suite_that_passed_is_not_checked_again_until_a_file_changes(oracle, toy, pytester,
                                                                        monkeypatch):
-    """The checks' clean result is remembered (oracle.suite.checked); any edit checks again,
-    and a suite with a problem is never served from memory."""
+    """The checks' clean result is remembered (oracle.suite.checked) by the files' contents:
+    any edit checks again, even one that keeps the file's size and modification time; the
+    same bytes written again are the suite that passed; and a suite with a problem is never
+    served from memory."""
     from oracle.suite import checked, lint
 
     monkeypatch.setenv("RULES_ORACLE_CACHE_DIR", str(pytester.path / "cache"))
@@ -160,8 +163,15 @@ def test_a_suite_that_passed_is_not_checked_again_until_a_file_changes(oracle, t
         run = run_toy(oracle)
         assert run.code == 2 and "Ann juggles no cards" in run.err, run.out + run.err
     assert len(calls) == 3
-    toy()
-    assert run_toy(oracle).code == 0 and len(calls) == 4
+    toy()  # the clean file again, written anew: the suite that passed
+    assert run_toy(oracle).code == 0 and len(calls) == 3
+    feature = pytester.path / "games" / "toy" / "toy.feature"
+    stat = feature.stat()
+    same_size = GOOD.replace("Nobody starts with a card", "Nobody begins with a card")
+    assert len(same_size) == len(GOOD)
+    toy(same_size)  # an edit that keeps the file's size and modification time
+    os.utime(feature, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert run_toy(oracle).code == 0 and len(calls) == 4  # checked again
     monkeypatch.setenv("RULES_ORACLE_CACHE_DIR", "off")
     assert checked.fingerprint([], {}, None) is None and not checked.passed_before(None)
 
