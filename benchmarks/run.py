@@ -182,7 +182,10 @@ class Bench:
         (scratch / "test_busy.py").write_text(BUSY_TESTS)
         (scratch / "test_bdd_floor.py").write_text(BDD_FLOOR_TESTS)
         (scratch / "bench_steps.py").write_text(STEPS_DRIVER)
-        self.env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONHASHSEED": "0"}
+        # A cache folder of its own (parsed features, checked suites): every measurement
+        # starts from the same empty cache, whatever earlier runs left in the user's.
+        self.env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONHASHSEED": "0",
+                    "RULES_ORACLE_CACHE_DIR": str(scratch / "cache")}
         compile_package()
 
     def run(self, argv: list[str], env: dict[str, str] | None = None,
