@@ -148,13 +148,43 @@ def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
     assert [v.rules for v in verdicts if v.status == Status.ERROR] == [("ti4:note-3",)]
 
 
+def _crashing_on(decision: str, engine: type) -> type:
+    """The reference engine, crashing whenever a player answers a ``decision``."""
+    class Crashes(engine):  # type: ignore[misc, valid-type]
+        def choose(self, player, choice):  # type: ignore[no-untyped-def]
+            if decision in choice:
+                raise RuntimeError(f"the {decision} handler crashed")
+            super().choose(player, choice)
+
+    return Crashes
+
+
+@pytest.mark.parametrize("game_id, decision, rule", [
+    ("ti4", "keep", "ti4:2.4"), ("eu-pop", "discard", "eu-pop:6.2.display.10")])
+def test_a_fault_answering_a_decision_is_charged_to_the_rule_that_states_the_answer(
+        game_id, decision, rule):
+    """A crash answering a decision (the hand limit's keep; a third Display Card's discard)
+    is charged to the rule that states that answer alone, by the model's ``answer_rules``;
+    without them, the TI4 crash was charged to 2.3, 2.7, 2.5 and note-2, not even 2.4."""
+    import importlib
+
+    game = discover_games()[game_id]
+    module = importlib.import_module(game.reference_engine.partition(":")[0])
+    engine = _crashing_on(decision, module.ReferenceEngine)()
+    result = explore(game, EngineClient(engine, "crashes"), 0, default_budget(8))
+    assert len(result.errors) == 1, [e.message for e in result.errors]
+    assert f"the {decision} handler crashed" in result.errors[0].message
+    verdicts = explore_verdicts(game_id, result, ())
+    assert [v.rules for v in verdicts if v.status == Status.ERROR] == [(rule,)]
+
+
 @pytest.mark.parametrize("game_id", ["ti4", "eu-pop"])
 def test_each_move_rule_is_a_catalog_rule_for_an_action_the_game_has(game_id):
     """A model's ``move_rules`` name rules of its catalog, for action types its reference
     engine answers (a typo would charge a fault to a rule no report lists)."""
     import importlib
 
-    from oracle.explore.model import move_rules_of
+    from oracle.explore.model import answer_rules_of, move_rules_of
 
     game = discover_games()[game_id]
     rules = move_rules_of(load_model(game))
@@ -162,6 +192,9 @@ def test_each_move_rule_is_a_catalog_rule_for_an_action_the_game_has(game_id):
     actions = set(getattr(importlib.import_module(module), name).ACTIONS)
     assert rules and set(rules.values()) <= {r.id for r in game.catalog.rules}
     assert set(rules) <= actions | {"choose"}, set(rules) - actions
+    answers = answer_rules_of(load_model(game))  # per kind of decision (docs/protocol.md)
+    assert answers and set(answers.values()) <= {r.id for r in game.catalog.rules}
+    assert set(answers) <= {"keep", "discard"}
 
 
 def _plain(value) -> bool:  # type: ignore[no-untyped-def]

@@ -44,6 +44,7 @@ from oracle.explore.model import (
     Held,
     Invariant,
     Supported,
+    answer_rules_of,
     move_rules_of,
     rejection_checked,
     run_step,
@@ -215,7 +216,7 @@ def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
                 found = True
             elif isinstance(slip, Faulted) and not search.faults_end_games:
                 errors.append(render_fault(game, slip, seed, client, wanted,
-                                           move_rules_of(model)))
+                                           move_rules_of(model), answer_rules_of(model)))
                 search.faults_end_games = found = True
         if not found:  # cannot happen (a reported slip is not raised again); be sure
             break

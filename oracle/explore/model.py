@@ -73,10 +73,12 @@ class ExplorationModel(Protocol):
     """What a game tells the explorer: how to set up, what to try, what must hold.
 
     A model may also have ``move_rules`` (read with ``move_rules_of``): per action type
-    (``draw``, ``play``, ...; ``choose`` for an answer), the one rule that states that
-    action. An engine that fails to answer a move (it crashes, answers ``errored``, breaks
-    the protocol) is then charged to that rule alone, as a scenario about that action would
-    be; a move of a type not listed is charged to the invariants it exercises.
+    (``draw``, ``play``, ...), the one rule that states that action; and ``answer_rules``
+    (``answer_rules_of``): per kind of pending decision (``keep``, ``discard``), the one
+    rule that states how it is answered. An engine that fails to answer a move (it
+    crashes, answers ``errored``, breaks the protocol) is then charged to that rule alone,
+    as a scenario about that action would be; a move of a type not listed (or an answer to
+    a decision not listed) is charged to the invariants it exercises.
     """
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
@@ -101,6 +103,12 @@ class ExplorationModel(Protocol):
 def move_rules_of(model: ExplorationModel) -> Mapping[str, str]:
     """The model's ``move_rules``, or none."""
     rules = getattr(model, "move_rules", None)
+    return rules if isinstance(rules, Mapping) else {}
+
+
+def answer_rules_of(model: ExplorationModel) -> Mapping[str, str]:
+    """The model's ``answer_rules``, or none."""
+    rules = getattr(model, "answer_rules", None)
     return rules if isinstance(rules, Mapping) else {}
 
 

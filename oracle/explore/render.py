@@ -13,6 +13,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from oracle.engines import ConnectOptions, EngineClient, EngineSpec, connect
 from oracle.explore.model import REJECTED_LINE, Explored, Invariant, run_step
@@ -137,18 +138,21 @@ def render_finding(game: Game, broken: Broken, seed: int, client: EngineClient) 
 
 def render_fault(game: Game, fault: Faulted, seed: int, client: EngineClient,
                  invariants: Sequence[Invariant],
-                 move_rules: Mapping[str, str] | None = None) -> Finding:
+                 move_rules: Mapping[str, str] | None = None,
+                 answer_rules: Mapping[str, str] | None = None) -> Finding:
     """An engine fault as the shrunk scenario that makes it, charged to one rule where that
-    can be told: the rules of the invariant whose look failed; else the rule that states the failed
-    move's action (``move_rules``: the action types the move sends when the reference engine
-    plays it, all of one rule); else the invariants that move exercises there (all of them,
-    if the reference cannot play the game)."""
+    can be told: the rules of the invariant whose look failed; else the rule that states the
+    failed move's requests when the reference engine plays it, all of one rule (an action's
+    type in ``move_rules``; an answer's decision, ``keep`` or ``discard``, in
+    ``answer_rules``); else the invariants that move exercises there (all of them, if the
+    reference cannot play the game)."""
     rules: tuple[str, ...]
     if fault.invariant:
         rules = fault.invariant.rules
     else:
-        kinds, exercised = _last_move(game, fault, seed, invariants)
-        stated = {(move_rules or {}).get(kind, "") for kind in kinds}
+        sent, exercised = _last_move(game, fault, seed, invariants)
+        stated = {(answer_rules or {}).get(decision or "", "") if kind == "choose"
+                  else (move_rules or {}).get(kind, "") for kind, decision in sent}
         if len(stated) == 1 and "" not in stated:
             rules = tuple(stated)
         else:
@@ -172,10 +176,18 @@ def render_fault(game: Game, fault: Faulted, seed: int, client: EngineClient,
                    confirmed)
 
 
+def _answered(action: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:
+    """The kind of decision an answer's player owed before it (the first one listed)."""
+    player = action.get("player")
+    return next((p.get("decision") for p in before.get("pending") or []
+                 if isinstance(p, Mapping) and p.get("player") == player), None)
+
+
 def _last_move(game: Game, slip: Slip, seed: int, invariants: Sequence[Invariant]
-               ) -> tuple[list[str], list[Invariant]]:
-    """What the slip's last move does on the reference engine: the action types it sends
-    (``choose`` for an answer), and the invariants it exercises."""
+               ) -> tuple[list[tuple[str, str | None]], list[Invariant]]:
+    """What the slip's last move does on the reference engine: the requests it sends, each
+    as its action type and, for an answer (``choose``), the kind of the decision it answers;
+    and the invariants it exercises."""
     if not slip.lines:
         return [], []
     try:
@@ -190,10 +202,11 @@ def _last_move(game: Game, slip: Slip, seed: int, invariants: Sequence[Invariant
         explored.moves += 1
         explored.last_rejected = len(world.history) > sent and isinstance(
             world.last.reply if world.last else None, Rejected)
-        kinds = [entry[1] for entry in world.history[sent:]]
+        requests = [(kind, _answered(action, before) if kind == "choose" else None)
+                    for _, kind, action, _, before, _ in world.history[sent:]]
         if explored.last_rejected:
             world.expect_rejected()
-        return kinds, [inv for inv in invariants if inv.check(explored) is not None]
+        return requests, [inv for inv in invariants if inv.check(explored) is not None]
     except _UNREPLAYABLE:
         return [], []
 

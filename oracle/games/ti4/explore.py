@@ -161,13 +161,16 @@ class TI4Model:
 
     #: The rule that states each action a move sends: an engine failing to answer one is
     #: charged there (``oracle.explore.model.move_rules_of``). Not listed, as no one rule
-    #: states them: answers (``choose``: a hand limit's keep, or Scheming's discard), timing
-    #: windows, the end of a turn, trades.
+    #: states them: timing windows, the end of a turn, trades.
     move_rules = MappingProxyType({
         "draw": "ti4:2.3", "play": "ti4:2.7", "resolve": "ti4:2.7", "reveal": "ti4:note-3",
         "politics_primary": "ti4:2.2", "politics_secondary": "ti4:2.2",
         "status_draw": "ti4:2.1",
     })
+    #: The rule that states how each kind of decision is answered (``answer_rules_of``): a
+    #: hand over the limit keeps seven (2.4). Not listed: Scheming's discard, a faction
+    #: ability no rule of the section states (note-5.2 only orders it).
+    answer_rules = MappingProxyType({"keep": "ti4:2.4"})
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """Tables built from the cards and extras the engine declares it can set up."""

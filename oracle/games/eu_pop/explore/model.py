@@ -45,13 +45,17 @@ class EUModel:
 
     #: The rule that states each action a move sends: an engine failing to answer one is
     #: charged there (``oracle.explore.model.move_rules_of``). Not listed, as no one rule
-    #: of the chapter states them: answers (``choose``: Step C's keep, or a third Display
-    #: Card's discard), the end of a Turn, and the Battle's own steps.
+    #: of the chapter states them: the end of a Turn, and the Battle's own steps.
     move_rules = MappingProxyType({
         "draw": "eu-pop:6.decks.1", "play": "eu-pop:6.action-cards.8",
         "resolve": "eu-pop:6.action-cards.6", "use": "eu-pop:6.2.display.4",
         "appoint": "eu-pop:6.characters.2", "discard_down": "eu-pop:4.5.c.1",
     })
+    #: The rule that states how each kind of decision is answered (``answer_rules_of``):
+    #: Step C's keep (the player chooses what to discard, 4.5.c.2) and a third Display
+    #: Card's discard (6.2.display.10).
+    answer_rules = MappingProxyType({"keep": "eu-pop:4.5.c.2",
+                                     "discard": "eu-pop:6.2.display.10"})
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """The tables of ``tables._setups`` (the explorer skips, and counts, those that need
