@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from oracle.engines import EngineClient, EngineSpec, EngineSpecError
+from oracle.engines import EngineClient, EngineSpec, EngineSpecError, streams
 from oracle.engines import serve as serve_module
 from oracle.engines.pipe import MAX_FAILED_STARTS, PipeEngine
 from oracle.engines.serve import answer, serve
@@ -453,10 +453,12 @@ def test_serve_answers_each_line_with_its_id_and_never_raises():
     assert answer(Broken(), "[1]")["reply"] == "errored"
 
 
-def test_serve_reads_a_pipe_however_its_lines_arrive(monkeypatch):
+@pytest.mark.parametrize("cpus, polled", [(2, 1), (1, 0)])
+def test_serve_reads_a_pipe_however_its_lines_arrive(monkeypatch, cpus, polled):
     """On a pipe, ``serve`` reads with the oracle's own line reader (it spins before it
-    sleeps): a request in two parts, two requests in one write, a last request without its
-    newline, then the end, are all answered, in order, once each."""
+    sleeps), or, with one CPU (no spinning), line by line as any stream: either way a
+    request in two parts, two requests in one write, a last request without its newline,
+    then the end, are all answered, in order, once each."""
     class Echo:
         def handle(self, request: dict[str, Any]) -> dict[str, Any]:
             return {"reply": "ready", "n": request["n"]}
@@ -472,6 +474,7 @@ def test_serve_reads_a_pipe_however_its_lines_arrive(monkeypatch):
         os.close(write_end)
 
     readers = []
+    monkeypatch.setattr(streams, "_cpus", lambda: cpus)
     monkeypatch.setattr(serve_module, "PolledLines",
                         lambda *args: readers.append(PolledLines(*args)) or readers[-1])
     writer = threading.Thread(target=write)
@@ -482,7 +485,7 @@ def test_serve_reads_a_pipe_however_its_lines_arrive(monkeypatch):
     writer.join()
     replies = [json.loads(line) for line in outstream.getvalue().splitlines()]
     assert replies == [{"id": n, "reply": "ready", "n": n} for n in (1, 2, 3, 4)]
-    assert len(readers) == 1  # read as a pipe, not line by line through the file object
+    assert len(readers) == polled  # read as a pipe, or line by line through the file
 
 
 def test_serve_refuses_a_spec_it_cannot_serve():

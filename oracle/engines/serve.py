@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from oracle.engines import wire
-from oracle.engines.streams import PolledLines
+from oracle.engines.streams import PolledLines, can_spin
 from oracle.protocol.adapter import Engine
 
 JSON = dict[str, Any]
@@ -79,14 +79,15 @@ def serve(engine: Engine, instream: IO[bytes] | None = None,
 
 def _request_lines(instream: IO[bytes]) -> Iterator[bytes]:
     """The request lines of ``instream``, read as the oracle reads replies when the stream
-    is a pipe (``streams.PolledLines``: it spins for a moment before it sleeps, so a
-    request that follows its reply closely is answered without a wake-up's delay), and
-    line by line otherwise (a file, a terminal, an in-memory stream)."""
+    is a pipe and there is more than one CPU (``streams.PolledLines``: it spins for a moment
+    before it sleeps, so a request that follows its reply closely is answered without a
+    wake-up's delay), and line by line otherwise (a file, a terminal, an in-memory stream;
+    with one CPU, where a blocking read is one system call to ``poll`` and ``read``'s two)."""
     try:
         piped = stat.S_ISFIFO(os.fstat(instream.fileno()).st_mode)
     except (AttributeError, OSError, ValueError):
         piped = False
-    if not piped or not hasattr(select, "poll"):
+    if not piped or not hasattr(select, "poll") or not can_spin():
         yield from instream
         return
     lines = PolledLines(instream, sys.maxsize)

@@ -91,6 +91,12 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
+def can_spin() -> bool:
+    """Whether waiting by spinning can help: with one CPU the process spinning would only
+    keep the other one from running."""
+    return _cpus() > 1
+
+
 class Spinner:
     """Waits for a ``poll`` object's descriptor: spinning for a moment, then sleeping.
 
@@ -107,7 +113,7 @@ class Spinner:
 
     def __init__(self, poll: select.poll, seconds: float = SPIN_SECONDS) -> None:
         self._poll = poll
-        self._seconds = seconds if _cpus() > 1 else 0.0
+        self._seconds = seconds if can_spin() else 0.0
         self._backoff = 0  # how many waits to sleep at once after the last missed spin
         self._skip = 0  # how many of those are left
 
