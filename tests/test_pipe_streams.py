@@ -156,3 +156,34 @@ def test_a_wait_with_no_limit_sleeps_with_no_limit(monkeypatch):
     poll = ScriptedPoll(ready_after=None)
     assert Spinner(poll, seconds=1e-4).wait(None)
     assert poll.calls[-1] is None and set(poll.calls[:-1]) == {0}
+
+
+def test_a_process_preempted_often_stops_spinning_until_a_quiet_window(monkeypatch):
+    """While every CPU is busy elsewhere (the process keeps being preempted: involuntary
+    context switches) a spin burns the CPU share the process needs for work, so the waits
+    sleep at once; a later window with few preemptions turns spinning on again."""
+    monkeypatch.setattr(streams, "_cpus", lambda: 2)
+    monkeypatch.setattr(streams, "CONTENTION_WINDOW", 16)
+    preempted = [0]
+    monkeypatch.setattr(streams, "_preemptions", lambda: preempted[0])
+    poll = ScriptedPoll(ready_after=1)  # every spin catches its line at once
+    spinner = Spinner(poll, seconds=WAIT)
+
+    def spins(waits: int) -> list[bool]:
+        spun = []
+        for _ in range(waits):
+            before = len(poll.calls)
+            assert spinner.wait(WAIT)
+            spun.append(poll.calls[before] == 0)
+            preempted[0] += step
+        return spun
+
+    # A window is 16 waits; its last wait looks back over it before deciding.
+    step = 0  # a quiet machine: every wait spins
+    assert spins(16) == [True] * 16
+    step = 1  # preempted at every wait: once a window saw it, no wait spins
+    assert spins(16) == [True] * 15 + [False]
+    assert spins(16) == [False] * 16
+    step = 0  # quiet again: spinning again once a window saw that
+    assert spins(16) == [False] * 15 + [True]
+    assert spins(16) == [True] * 16
