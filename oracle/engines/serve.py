@@ -82,7 +82,9 @@ def _request_lines(instream: IO[bytes]) -> Iterator[bytes]:
     is a pipe and there is more than one CPU (``streams.PolledLines``: it spins for a moment
     before it sleeps, so a request that follows its reply closely is answered without a
     wake-up's delay), and line by line otherwise (a file, a terminal, an in-memory stream;
-    with one CPU, where a blocking read is one system call to ``poll`` and ``read``'s two)."""
+    with one CPU, where a blocking read is one system call to ``poll`` and ``read``'s two).
+    A pipe is read through its descriptor, past the stream's own buffer: nothing may have
+    been read from the stream before (``main`` reads nothing from stdin before serving)."""
     try:
         piped = stat.S_ISFIFO(os.fstat(instream.fileno()).st_mode)
     except (AttributeError, OSError, ValueError):
