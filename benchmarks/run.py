@@ -15,7 +15,8 @@ to bytecode first as an installed package is.
 - per scenario: the bundled suite's scenarios against plain pytest tests that send the very
   same requests to the same reference engines (recorded from the oracle's own run); and,
   for scale, pytest-bdd by itself: scenarios of the median scenario's step count whose
-  steps do nothing, matched and run by pytest-bdd's own machinery;
+  steps do nothing, run by pytest-bdd's own machinery (one step definition a kind, as the
+  oracle registers its dispatchers);
 - step library: the TI4 scenarios with the TI4 vocabulary padded to 50 and to 500 step
   definitions (unused ones, added to the game's step module);
 - pipe: round trips per second of one scenario's typical mix over the pipe, in-process (as a
@@ -125,21 +126,30 @@ def test_busy(i):
 
 BDD_FLOOR_TESTS = '''
 """pytest-bdd alone: BENCH_BDD_SCENARIOS scenarios of BENCH_BDD_STEPS steps that do nothing,
-matched and run by pytest-bdd's own machinery (plain string steps, no oracle)."""
+run by pytest-bdd's own machinery, with its step definitions registered as the oracle
+registers its own (``oracle.suite.dispatch``): one taking any text, per kind."""
 import os
 from pathlib import Path
-from pytest_bdd import given, scenarios, then, when
+from pytest_bdd import given, parsers, scenarios, then, when
 
 STEPS = int(os.environ["BENCH_BDD_STEPS"])
-KINDS = [("Given", given)] * (STEPS // 3) + [("When", when)] * (STEPS // 3)
-KINDS += [("Then", then)] * (STEPS - len(KINDS))
+WORDS = ["Given"] * (STEPS // 3) + ["When"] * (STEPS // 3)
+WORDS += ["Then"] * (STEPS - len(WORDS))
 FEATURE = Path(__file__).with_name("bdd_floor.feature")
 FEATURE.write_text("Feature: floor\\n" + "".join(
     f"  Scenario: floor {i}\\n" + "".join(f"    {word} step {j}\\n"
-                                        for j, (word, _) in enumerate(KINDS))
+                                        for j, word in enumerate(WORDS))
     for i in range(int(os.environ["BENCH_BDD_SCENARIOS"]))))
-for j, (_, decorator) in enumerate(KINDS):
-    globals()[f"_step_{j}"] = decorator(f"step {j}")(lambda: None)
+
+@given(parsers.re(r"(?P<text>.+)"))
+def _given(text): pass
+
+@when(parsers.re(r"(?P<text>.+)"))
+def _when(text): pass
+
+@then(parsers.re(r"(?P<text>.+)"))
+def _then(text): pass
+
 scenarios(str(FEATURE))
 '''
 
