@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -267,18 +267,24 @@ class CardTable:
     def names(self, cards: Iterable[Card]) -> list[str]:
         return [self.name(c) for c in cards]
 
-    def filler(self, deck: str, count: int, mentioned: set[str]) -> list[str]:
+    def filler(self, deck: str, count: int, mentioned: Collection[str],
+               named: Collection[str] = ()) -> list[str]:
         """``count`` cards of ``deck`` nobody mentioned, for "N cards" in a Given step.
 
         Taken from the cards the engine models, so that an engine with few cards can hold
-        them; from every card of the deck when the engine declares no card at all.
+        them; from every card of the deck when the engine declares no card at all. When
+        every card it models is mentioned already, filler still avoids ``named`` (the cards
+        a check may name: card variables, quoted cards of the pile): otherwise "the deck is
+        card B and 2 other cards" could hold a second card B, and an engine drawing from the
+        bottom would pass "Alice holds card B" by chance.
         """
         if count == 0:
             return []
         deck_names = list(dict.fromkeys(c["name"] for c in self.game.cards.get(deck, [])))
         mine = [n for n in deck_names if self.capability(n) in self.capabilities]
         pool = mine or deck_names
-        fresh = [n for n in pool if n not in mentioned] or pool
+        fresh = ([n for n in pool if n not in mentioned]
+                 or [n for n in pool if n not in named] or pool)
         if not fresh:
             raise ScenarioError(f"no card facts for the {deck!r} deck to pick {count} cards from")
         return [fresh[i % len(fresh)] for i in range(count)]

@@ -136,9 +136,12 @@ class ScenarioWorld:
         if not filler:
             return named  # nothing to pick, so nothing to avoid (the state is not searched)
         # Filler avoids every card the scenario names, bound variables included, so that a
-        # check of card A can only see the card A the scenario placed.
-        mentioned = self._mentioned_cards() | set(named) | set(self.cards.bindings.values())
-        return [*named, *self.cards.filler(deck, filler, mentioned)]
+        # check of card A can only see the card A the scenario placed; when the engine
+        # models too few cards for that, it still avoids this pile's named cards and the
+        # bound variables, which checks name, and repeats cards only filler placed.
+        named_here = set(named) | set(self.cards.bindings.values())
+        mentioned = self._mentioned_cards() | named_here
+        return [*named, *self.cards.filler(deck, filler, mentioned, named_here)]
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
