@@ -99,6 +99,10 @@ PHRASES = {"ru": [
      'the status phase step "Draw Action Cards" is resolved'),
     (rf"(?P<giver>{NAME}) передаёт (?P<cards>.+) игроку (?P<receiver>{NAME}) в сделке",
      "{giver} gives {cards} to {receiver} in a transaction"),
+    (rf"предел руки (?P<player>{NAME}) повышен на (?P<n>\w+) эффектом игры",
+     "{player}'s hand limit is raised by {n} by a game effect"),
+    (rf"предел руки (?P<player>{NAME}) понижен на (?P<n>\w+) эффектом игры",
+     "{player}'s hand limit is lowered by {n} by a game effect"),
 ]}
 
 

@@ -23,6 +23,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 
 #: The shared words of values (piles, lists, viewers), outside quotes: (pattern, English).
 VALUE_WORDS = {"ru": [
+    (r"^все карты,? кроме ", "all cards but "),
     (r"\bкарт[аыуе]? ([A-Z])\b", r"card \1"),
     (r"^друг\w+ $", "other "),
     (r"^(?:пуст[аоы]?|нет карт)$", "empty"),
