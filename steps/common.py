@@ -82,6 +82,13 @@ PHRASES = {"ru": [
      "card {ref} is any {other}{cls} card"),
     (rf"(?P<player>{NAME}) может сыграть карту (?P<ref>[A-Z])", "{player} can play card {ref}"),
     (rf'(?P<player>{NAME}) играет (?P<card>карту [A-Z]|"[^"]+")', "{player} plays {card}"),
+    (rf'(?P<player>{NAME}) начинает играть (?P<card>карту [A-Z]|"[^"]+")',
+     "{player} starts playing {card}"),
+    (rf'(?P<player>{NAME}) играет (?P<card>карту [A-Z]|"[^"]+"), а (?P<canceller>{NAME}) '
+     r'отменяет её картой (?P<cancel>"[^"]+")',
+     "{player} plays {card} and {canceller} cancels it with {cancel}"),
+    (r"эффект карты (?P<ref>[A-Z]) произошёл", "the effect of card {ref} has happened"),
+    (r"эффект карты (?P<ref>[A-Z]) не произошёл", "the effect of card {ref} has not happened"),
     (rf"у (?P<owner>{NAME}) на руке (?P<pile>.+?) с точки зрения (?P<viewer>{NAME}|зрителя)",
      "{owner} holds {pile} as seen by {viewer}"),
     (rf"у (?P<player>{NAME}) на руке (?P<pile>.+)", "{player} holds {pile}"),
