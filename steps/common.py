@@ -82,11 +82,19 @@ PHRASES = {"ru": [
      "card {ref} is any {other}{cls} card"),
     (rf"(?P<player>{NAME}) может сыграть карту (?P<ref>[A-Z])", "{player} can play card {ref}"),
     (rf'(?P<player>{NAME}) играет (?P<card>карту [A-Z]|"[^"]+")', "{player} plays {card}"),
+    (rf"(?P<player>{NAME}) может сыграть карту (?P<ref>[A-Z]) против (?P<aim>{NAME})",
+     "{player} can play card {ref} at {aim}"),
+    (rf"(?P<player>{NAME}) играет карту (?P<ref>[A-Z]) против (?P<aim>{NAME})",
+     "{player} plays card {ref} at {aim}"),
+    *((rf'(?P<player>{NAME}) {verb} (?P<card>карту [A-Z]|"[^"]+") против '
+       r'(?P<target>карты [A-Z]|"[^"]+")', f"{{player}} {english} {{card}} targeting {{target}}")
+      for verb, english in (("играет", "plays"), ("начинает играть", "starts playing"))),
     (rf'(?P<player>{NAME}) начинает играть (?P<card>карту [A-Z]|"[^"]+")',
      "{player} starts playing {card}"),
-    (rf'(?P<player>{NAME}) играет (?P<card>карту [A-Z]|"[^"]+"), а (?P<canceller>{NAME}) '
-     r'отменяет её картой (?P<cancel>"[^"]+")',
-     "{player} plays {card} and {canceller} cancels it with {cancel}"),
+    *((rf'(?P<player>{NAME}) {verb} (?P<card>карту [A-Z]|"[^"]+"), а (?P<canceller>{NAME}) '
+       r'отменяет её картой (?P<cancel>"[^"]+")',
+       f"{{player}} {english} {{card}} and {{canceller}} cancels it with {{cancel}}")
+      for verb, english in (("играет", "plays"), ("начинает играть", "starts playing"))),
     (r"эффект карты (?P<ref>[A-Z]) произошёл", "the effect of card {ref} has happened"),
     (r"эффект карты (?P<ref>[A-Z]) не произошёл", "the effect of card {ref} has not happened"),
     (rf"у (?P<owner>{NAME}) на руке (?P<pile>.+?) с точки зрения (?P<viewer>{NAME}|зрителя)",

@@ -69,6 +69,34 @@ def target_references(game: Any, text: str) -> list[tuple[str, str]]:
 
 #: Russian phrasings of TI4's words (oracle.suite.phrasings): the action card deck and
 #: discard pile, drawing action cards.
+#: The card classes of ``features/ti4/plays.yaml``, as a Russian scenario names them.
+CLASSES_RU = {
+    "карта повестки": "agenda card",
+    "карта окна фазы действий": "window card of the action phase",
+    "карта окна фазы действий с видимым эффектом":
+        "window card of the action phase that shows its effect",
+    'карта "Action", которая может не примениться полностью':
+        '"Action" card that may not resolve completely',
+    "карта окна, копии которой могут снова воздействовать на то же самое":
+        "window card with copies that can affect the same thing again",
+    "карта окна, копии которой нацелены на игрока": "window card with copies aimed at a player",
+    'атакующая карта "Action"': 'offensive "Action" card',
+    "атакующая карта окна": "offensive window card",
+    'карта, нацеленная на "any number" объектов': 'card aimed at "any number" of objects',
+    'карта, нацеленная на "each" объект': 'card aimed at "each" object',
+    "карта окна, нацеленная на конкретные объекты": "window card aimed at specific objects",
+    "карта, нацеленная на конкретные объекты": "card aimed at specific objects",
+}
+
+#: The situations of ``features/ti4/plays.yaml``'s recipes ('Alice would play card A when
+#: ...'), as a Russian scenario names them.
+SITUATIONS_RU = {
+    "её способность нельзя применить полностью": "its ability cannot be completely resolved",
+    "она не затронула бы ни одного объекта": "it would affect zero objects",
+    "нет ничего, на что она могла бы быть нацелена": "nothing it could target exists",
+    "её цели не существует": "its target does not exist",
+}
+
 PHRASES = {"ru": [
     (r"колода действий: (?P<pile>.+)", "the action deck is {pile}"),
     (rf"сброс действий: (?P<pile>.+) с точки зрения (?P<viewer>{NAME}|зрителя)",
@@ -99,9 +127,20 @@ PHRASES = {"ru": [
      'the status phase step "Draw Action Cards" is resolved'),
     (rf"(?P<giver>{NAME}) передаёт (?P<cards>.+) игроку (?P<receiver>{NAME}) в сделке",
      "{giver} gives {cards} to {receiver} in a transaction"),
-    (r"карта (?P<ref>[A-Z]) — любая карта повестки", "card {ref} is any agenda card"),
-    (r"карта (?P<ref>[A-Z]) — любая карта окна фазы действий с видимым эффектом",
-     "card {ref} is any window card of the action phase that shows its effect"),
+    *((rf"карта (?P<ref>[A-Z]) — любая {re.escape(ru)}", f"card {{ref}} is any {en}")
+      for ru, en in CLASSES_RU.items()),
+    *((rf"(?P<player>{NAME}) сыграл\w* бы карту (?P<ref>[A-Z]), когда {re.escape(ru)}",
+       f"{{player}} would play card {{ref}} when {en}") for ru, en in SITUATIONS_RU.items()),
+    (r"идёт окно карты (?P<ref>[A-Z])", "it is card {ref}'s timing window"),
+    (r"идёт окно карты (?P<ref>[A-Z]), но другая фаза",
+     "it is card {ref}'s timing window but another phase"),
+    (r"идёт фаза карты (?P<ref>[A-Z]), но другое окно",
+     "it is card {ref}'s phase but another timing window"),
+    (r"окно карты (?P<ref>[A-Z]) открывается снова", "the timing window of card {ref} opens again"),
+    (r'закон (?P<law>"[^"]+") в игре', "the law {law} is in play"),
+    (r'закон (?P<law>"[^"]+") не в игре', "the law {law} is not in play"),
+    (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") против закона (?P<law>"[^"]+")',
+     "{player} plays {card} targeting the law {law}"),
     (rf"предел руки (?P<player>{NAME}) повышен на (?P<n>\w+) эффектом игры",
      "{player}'s hand limit is raised by {n} by a game effect"),
     (rf"предел руки (?P<player>{NAME}) понижен на (?P<n>\w+) эффектом игры",
