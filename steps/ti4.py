@@ -67,8 +67,6 @@ def target_references(game: Any, text: str) -> list[tuple[str, str]]:
     return [("player", text)] if re.fullmatch(NAME, text) else []
 
 
-#: Russian phrasings of TI4's words (oracle.suite.phrasings): the action card deck and
-#: discard pile, drawing action cards.
 #: The card classes of ``features/ti4/plays.yaml``, as a Russian scenario names them.
 CLASSES_RU = {
     "карта повестки": "agenda card",
@@ -97,6 +95,10 @@ SITUATIONS_RU = {
     "её цели не существует": "its target does not exist",
 }
 
+#: Russian phrasings of TI4's words (oracle.suite.phrasings): the action card deck and
+#: discard pile, drawing action cards, factions, the status phase and Politics, transactions,
+#: the hand limit, a card's timing window and phase, laws, and the classes and situations
+#: above.
 PHRASES = {"ru": [
     (r"колода действий: (?P<pile>.+)", "the action deck is {pile}"),
     (rf"сброс действий: (?P<pile>.+) с точки зрения (?P<viewer>{NAME}|зрителя)",
