@@ -125,11 +125,12 @@ def _shard(text: str) -> str:
     return f"{int(k)}/{int(n)}"
 
 
-def _examples(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
-    return value
+def at_least_one(text: str) -> int:
+    """A count of one or more (games to play, processes to run): the argparse type of every
+    such option, so that each says the same about a bad one."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (a whole number), got {text}")
+    return int(text)
 
 
 ENGINE = Option(
@@ -165,7 +166,7 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option("explore", "also explore each game with Hypothesis (random legal and illegal "
            "moves, invariants per rule); findings land under their rule ids", kind="flag"),
     Option("explore_examples", "games Hypothesis plays per search when exploring, every "
-           "invariant checked after each move (default 60)", metavar="N", type=_examples,
+           "invariant checked after each move (default 60)", metavar="N", type=at_least_one,
            default=60),
     Option("explore_out", "write each exploration counterexample as a .feature file here "
            "(needs --explore)", metavar="DIR"),

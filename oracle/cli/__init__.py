@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
         option.add_to_cli(run)
     run.add_argument("-k", dest="keyword", metavar="EXPR",
                      help="only scenarios whose test name matches (pytest -k)")
-    run.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+    run.add_argument("--jobs", type=options.at_least_one, default=1, metavar="N",
                      help="run in N processes, each a --shard of the run, and combine their "
                           "reports into this run's table and files (faster than '-- -n N': "
                           "pytest-xdist's per-test reports cost as much as a scenario)")
@@ -231,14 +231,6 @@ def sigterm_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-def _jobs(text: str) -> int:
-    """``--jobs N``: a whole number of processes, at least 1."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes; give one "
-                                         "of 1 or more, e.g. --jobs 2")
-    return int(text)
 
 
 def run(ns: argparse.Namespace) -> int:

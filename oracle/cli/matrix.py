@@ -58,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         parser.add_argument(f"--{fmt.name}", dest=f"matrix_{fmt.name}", metavar="PATH",
                             help=fmt.help.replace("per-rule report", "engine matrix"))
     cores = os.cpu_count() or 1
-    parser.add_argument("--jobs", type=int, default=cores, metavar="N",
+    parser.add_argument("--jobs", type=options.at_least_one, default=cores, metavar="N",
                         help=f"engine runs at once (default and at most: the cores, {cores})")
 
 
@@ -145,9 +145,6 @@ def main(ns: argparse.Namespace) -> int:
     from oracle.report.matrix import build_matrix
     from oracle.suite.catalog import CatalogFileError
 
-    if ns.jobs < 1:
-        print("rules-oracle matrix: --jobs must be at least 1", file=sys.stderr)
-        return 2
     try:
         catalog_rules = _check_shared(ns)
     except (CatalogFileError, ValueError) as exc:
