@@ -139,11 +139,19 @@ _SECONDARY = {p: f"{p} resolves the secondary ability of Politics" for p in PLAY
 
 
 def _offered(explored: Explored, player: str, card: str,
-             target: str | None) -> tuple[str, ...]:
+             targets: dict[str, str]) -> tuple[str, ...]:
     """``_card_moves``, or none when the engine does not declare what revealing the card
-    needs (a card it does not model)."""
-    plays = _card_moves(player, card, target)
-    return plays if explored.supported("when", plays[2]) else ()
+    needs (a card it does not model); remembered per (player, card, target) for the game,
+    as the same few come back every state."""
+    offered = explored.memo.get("card moves")
+    if offered is None:
+        offered = explored.memo["card moves"] = {}
+    key = (player, card, targets.get(_TARGETS.get(card, "")))
+    plays = offered.get(key)
+    if plays is None:
+        plays = _card_moves(*key)
+        plays = offered[key] = plays if explored.supported("when", plays[2]) else ()
+    return plays
 
 
 def _is_yssaril(explored: Explored, player: str) -> bool:
@@ -187,29 +195,17 @@ class TI4Model:
             lambda name: [f'{name} discards "{c}"' for c in _hand(explored, name)],
         )
         moves += _EVERY_STATE
-        # A card's moves, or none if the engine does not model the card, per (player, card,
-        # target): the same few come back every state of a game.
-        offered = explored.memo.get("card moves")
-        if offered is None:
-            offered = explored.memo["card moves"] = {}
         for p in PLAYERS:
             moves.append(_SECONDARY[p])
             held = dict.fromkeys(_hand(explored, p))
             # Cards the engine does not model (dealt from its full deck) are never named in
             # a request: the search would only skip those moves.
             for card in held:
-                key = (p, card, targets.get(_TARGETS.get(card, "")))
-                plays = offered.get(key)
-                if plays is None:
-                    plays = offered[key] = _offered(explored, *key)
-                moves += plays
+                moves += _offered(explored, p, card, targets)
             # Often illegal: a card not held.
             for stranger in POOL:
                 if stranger not in held:
-                    key = (p, stranger, targets.get(_TARGETS.get(stranger, "")))
-                    plays = offered.get(key)
-                    if plays is None:
-                        plays = offered[key] = _offered(explored, *key)
+                    plays = _offered(explored, p, stranger, targets)
                     if plays:
                         moves += (plays[0], plays[2])
                         break
