@@ -45,15 +45,11 @@ def reply_line(engine: Engine, line: bytes | str) -> bytes:
         if not isinstance(reply, dict):
             reply = {"reply": "errored",
                      "message": f"the engine returned {reply!r:.200}, not a reply object"}
-        return _encode({"id": rid, **reply})
+        return wire.dumps_line({"id": rid, **reply})
     except Exception as exc:
         reply = {"reply": "errored", "message": f"{type(exc).__name__}: {exc}",
                  "context": {"traceback": traceback.format_exc(limit=8)}}
-    return _encode({"id": rid, **reply})
-
-
-def _encode(reply: JSON) -> bytes:
-    return wire.dumps_line(reply)
+    return wire.dumps_line({"id": rid, **reply})
 
 
 def serve(engine: Engine, instream: IO[bytes] | None = None,
