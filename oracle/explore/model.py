@@ -102,13 +102,17 @@ class ExplorationModel(Protocol):
 
 def move_rules_of(model: ExplorationModel) -> Mapping[str, str]:
     """The model's ``move_rules``, or none."""
-    rules = getattr(model, "move_rules", None)
-    return rules if isinstance(rules, Mapping) else {}
+    return _rules_table(model, "move_rules")
 
 
 def answer_rules_of(model: ExplorationModel) -> Mapping[str, str]:
     """The model's ``answer_rules``, or none."""
-    rules = getattr(model, "answer_rules", None)
+    return _rules_table(model, "answer_rules")
+
+
+def _rules_table(model: ExplorationModel, name: str) -> Mapping[str, str]:
+    """An optional table of a model's (a model need not have it)."""
+    rules = getattr(model, name, None)
     return rules if isinstance(rules, Mapping) else {}
 
 
