@@ -213,6 +213,11 @@ class Bench:
             raise RuntimeError(f"{' '.join(argv)} exited {proc.returncode}:\n{text[-3000:]}")
         return wall, text, usage.ru_maxrss / 1024
 
+    def pytest(self, *args: str) -> list[str]:
+        """A plain pytest run of the scratch folder's test files (no ini file, no cache)."""
+        return [sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:cacheprovider",
+                "-q", *args]
+
     def oracle(self, *args: str, driver: list[str] | None = None) -> list[str]:
         return [sys.executable, *(driver or ["-m", "oracle.cli"]), "run", *args]
 
@@ -271,15 +276,15 @@ def bench_scenario(b: Bench) -> dict[str, float]:
     first = b.timed_items(b.oracle(*timer), record=True)
     cases = [first["calls"][k] for k in sorted(first["calls"])]
     (b.scratch / "cases.json").write_text(json.dumps(cases))
-    plain_argv = [sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:cacheprovider",
-                  "-q", "-p", "bench_timer", "test_plain.py"]
+    timed = ("-p", "bench_timer")
     # pytest-bdd by itself, for scale: as many steps as the median scenario, doing nothing.
     steps = round(statistics.median(case.get("steps", 0) for case in cases))
     floor_env = {"BENCH_BDD_STEPS": str(steps), "BENCH_BDD_SCENARIOS": str(len(cases))}
     oracle_runs, plain_runs, floor_runs = [first["times"]], [], []
     for i in range(repeat):
-        plain_runs.append(b.timed_items(plain_argv, env={"BENCH_CASES": "cases.json"})["times"])
-        floor_runs.append(b.timed_items([*plain_argv[:-1], "test_bdd_floor.py"],
+        plain_runs.append(b.timed_items(b.pytest(*timed, "test_plain.py"),
+                                        env={"BENCH_CASES": "cases.json"})["times"])
+        floor_runs.append(b.timed_items(b.pytest(*timed, "test_bdd_floor.py"),
                                         env=floor_env)["times"])
         if i < repeat - 1:
             oracle_runs.append(b.timed_items(b.oracle(*timer))["times"])
@@ -497,8 +502,7 @@ def plain_xdist_speedup(b: Bench, per_test_ms: float) -> float:
     oracle's speedup too."""
     count = 2000 if b.quick else 10_000
     env = {"BENCH_BUSY_MS": f"{per_test_ms:.3f}", "BENCH_BUSY_TESTS": str(count)}
-    argv = [sys.executable, "-m", "pytest", "-c", os.devnull, "-p", "no:cacheprovider", "-q",
-            "test_busy.py"]
+    argv = b.pytest("test_busy.py")
     serial = b.run(argv, env=env)[0]
     parallel = b.run([*argv, "-n", "2"], env=env)[0]
     return serial / parallel
