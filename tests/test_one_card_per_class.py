@@ -11,7 +11,6 @@ the fewest cards that still give every class in ``features/ti4/plays.yaml`` a me
 from __future__ import annotations
 
 import json
-from typing import ClassVar
 
 from oracle.scenario.cards import class_members
 from oracle.suite.games import discover_games
@@ -87,23 +86,24 @@ def test_the_cut_down_engine_answers_unsupported_for_a_card_it_does_not_model():
     assert engine.handle({"op": "observe", "viewer": "*"}) == before
 
 
-def test_filler_never_repeats_a_card_a_check_names_when_the_engine_models_few():
+def test_filler_never_repeats_a_card_a_check_names_when_the_engine_models_few(
+        pytester, engine_module):
     """With five cards modelled, Alice's hand of card A and 6 other cards mentions every
     one. The deck's filler then still avoids card A and card B, repeating only cards
     filler placed: a second card B under it would let an engine that draws from the
     bottom pass "Alice holds card B" by chance (found when the Russian twin of a 2.4
     scenario, whose other seed bound other cards, was blocked where the English passed)."""
+    import importlib
+
     from oracle.engines import EngineClient
-    from oracle.games.ti4.engine import ReferenceEngine
     from oracle.scenario.world import ScenarioWorld
     from oracle.suite.dsl import CardRef, parse_pile
 
-    class OnePerClass(ReferenceEngine):
-        EFFECTS: ClassVar = {name: method for name, method in ReferenceEngine.EFFECTS.items()
-                             if name in ONE_PER_CLASS}
-
+    engine_module("one_per_class_filler", ENGINE)
+    pytester.syspathinsert()
+    engine = importlib.import_module("one_per_class_filler").factory()
     game = discover_games()["ti4"]
-    world = ScenarioWorld(game, EngineClient(OnePerClass(), "few"), 0)
+    world = ScenarioWorld(game, EngineClient(engine, "few"), 0)
     world.add_players(["Alice", "Bob"])
     # Cards A and B are the first two the engine models, which filler that has run out of
     # unmentioned cards would take first.
