@@ -113,28 +113,33 @@ class ScriptedPoll:
             return []
         return [(3, 1)]
 
+    def spun(self, spinner: Spinner) -> bool:
+        """Whether one wait of ``spinner`` (which must see a line) spun: polled with 0 first."""
+        before = len(self.calls)
+        assert spinner.wait(WAIT)
+        return self.calls[before] == 0
 
-def test_a_wait_that_sees_the_line_while_spinning_never_sleeps(monkeypatch):
+
+@pytest.fixture
+def two_cpus(monkeypatch) -> None:
+    """A machine where spinning can help, whatever this one has."""
     monkeypatch.setattr(streams, "_cpus", lambda: 2)
+
+
+def test_a_wait_that_sees_the_line_while_spinning_never_sleeps(two_cpus):
     poll = ScriptedPoll(ready_after=3)
     assert Spinner(poll, seconds=WAIT).wait(WAIT)
     assert poll.calls == [0, 0, 0]
 
 
-def test_a_spin_that_catches_nothing_makes_the_next_waits_sleep_at_once(monkeypatch):
+def test_a_spin_that_catches_nothing_makes_the_next_waits_sleep_at_once(two_cpus):
     """Against a slow engine the spinning turns itself off: after each missed spin, twice
     as many waits as the time before (1, 3, 7, ...) go straight to sleep; a spin that
     catches its line starts the count again."""
-    monkeypatch.setattr(streams, "_cpus", lambda: 2)
     poll = ScriptedPoll(ready_after=None)
     spinner = Spinner(poll, seconds=1e-4)
-    spun = []
-    for _ in range(12):
-        before = len(poll.calls)
-        assert spinner.wait(WAIT)
-        spun.append(poll.calls[before] == 0)  # a wait that spins polls with 0 first
-    assert spun == [True, False, True, False, False, False, True,
-                    False, False, False, False, False]
+    assert [poll.spun(spinner) for _ in range(12)] == [
+        True, False, True, False, False, False, True, False, False, False, False, False]
     poll.ready_after = 1  # the engine got fast again: the next spin catches its line
     for _ in range(7):
         spinner.wait(WAIT)
@@ -151,18 +156,16 @@ def test_one_cpu_never_spins(monkeypatch):
     assert poll.calls == [math.ceil(WAIT * 1000)]
 
 
-def test_a_wait_with_no_limit_sleeps_with_no_limit(monkeypatch):
-    monkeypatch.setattr(streams, "_cpus", lambda: 2)
+def test_a_wait_with_no_limit_sleeps_with_no_limit(two_cpus):
     poll = ScriptedPoll(ready_after=None)
     assert Spinner(poll, seconds=1e-4).wait(None)
     assert poll.calls[-1] is None and set(poll.calls[:-1]) == {0}
 
 
-def test_a_process_preempted_often_stops_spinning_until_a_quiet_window(monkeypatch):
+def test_a_process_preempted_often_stops_spinning_until_a_quiet_window(two_cpus, monkeypatch):
     """While every CPU is busy elsewhere (the process keeps being preempted: involuntary
     context switches) a spin burns the CPU share the process needs for work, so the waits
     sleep at once; a later window with few preemptions turns spinning on again."""
-    monkeypatch.setattr(streams, "_cpus", lambda: 2)
     monkeypatch.setattr(streams, "CONTENTION_WINDOW", 16)
     preempted = [0]
     monkeypatch.setattr(streams, "_preemptions", lambda: preempted[0])
@@ -172,9 +175,7 @@ def test_a_process_preempted_often_stops_spinning_until_a_quiet_window(monkeypat
     def spins(waits: int) -> list[bool]:
         spun = []
         for _ in range(waits):
-            before = len(poll.calls)
-            assert spinner.wait(WAIT)
-            spun.append(poll.calls[before] == 0)
+            spun.append(poll.spun(spinner))
             preempted[0] += step
         return spun
 
