@@ -35,7 +35,7 @@ from oracle.mutants import Mutant
 from oracle.plugin.collect import test_names
 from oracle.plugin.run import scenario_seed
 from oracle.plugin.verdicts import judge
-from oracle.report.model import Status
+from oracle.report.model import ScenarioVerdict, Status
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.bdd import rendered_scenarios, row_name
 from oracle.suite.features import read_feature
@@ -65,6 +65,11 @@ class Outcome:
     message: str = ""
     #: For a blocked case: the rule whose check failed first, which is charged instead.
     blocked_by: str | None = None
+
+    def verdict(self) -> ScenarioVerdict:
+        """The verdict a run would file for this case (what reports are built from)."""
+        return ScenarioVerdict(self.case.name, self.case.game, self.case.rules, self.status,
+                               self.case.location, self.message, blocked_by=self.blocked_by)
 
 
 def game_cases(game: Game) -> tuple[Case, ...]:

@@ -29,7 +29,12 @@ from oracle.report import Report, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
 from oracle.report.formats.table import render_table, unsupported_summary
-from oracle.report.judge import Exit, coverage_shortfall, nothing_tested
+from oracle.report.judge import (
+    Exit,
+    coverage_shortfall,
+    nothing_tested,
+    stale_expectations,
+)
 from oracle.report.model import USER_PROPERTY
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
 from oracle.scenario.outcomes import EngineFault
@@ -387,8 +392,7 @@ class OracleRun:
         catalogs = [g.catalog for g in self.report_games()]
         engine = {"spec": str(self.spec), "seed": self.seed,
                   "games": dict(sorted(self.engines.items()))}
-        known = {e.rule for e in self.expectations.entries
-                 if e.rule and e.scenario is None} if self.expectations else set()
+        known = self.expectations.whole_rules() if self.expectations else set()
         ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
                                         key=lambda pair: pair[0])]
         report = build_report(catalogs, ordered, engine, self.selected, known, self.rulings,
@@ -409,7 +413,7 @@ class OracleRun:
             terminalreporter.line(line)
         if self.features_note:
             terminalreporter.line(self.features_note)
-        stale = [r.id for r in report.rules if r.status == Status.XPASS]
+        stale = stale_expectations(report)
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"
             strict = " (--strict-expectations: this fails the run)" \
@@ -450,8 +454,7 @@ class OracleRun:
                 return Exit.NOTHING_TESTED
         if status != pytest.ExitCode.OK:
             return status
-        stale = [r.id for r in report.rules if r.status == Status.XPASS]
-        if stale and self.strict_expectations:
+        if stale_expectations(report) and self.strict_expectations:
             return pytest.ExitCode.TESTS_FAILED  # stale known failures
         if self.shard and self.require_coverage is not None:
             self.notes.append("--require-coverage is judged on the whole run: pass it to "

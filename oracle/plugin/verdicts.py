@@ -6,7 +6,6 @@ transcript) and rides to the controller on ``report.user_properties``.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import shlex
 from pathlib import Path
@@ -202,26 +201,24 @@ def _blame(world: ScenarioWorld, failure: BaseException) -> Blame | None:
 
 def expected(run: OracleRun, report: pytest.TestReport,
              verdict: ScenarioVerdict) -> ScenarioVerdict:
-    """Apply the engine's known failures, the way pytest's xfail marks would."""
-    known = run.expectations.match(verdict.rules, verdict.name) if run.expectations else None
-    if known is None or verdict.status == Status.UNSUPPORTED:
+    """Apply the engine's known failures (``Expectations.apply``), and tell pytest, the way
+    its xfail marks would: a known failure is an expected failure, a known one that passes
+    now an unexpected pass (a failure under ``--strict-expectations``)."""
+    if run.expectations is None:
         return verdict
-    if verdict.status == Status.PASS and known.scenario is None:
-        return verdict  # a rule-level entry: xpass only if the whole rule passes (build.py)
-    where = f"{run.expectations.path}:{known.line}" if run.expectations else ""
-    why = f"known failure ({where}): {known.reason}" + (f" [{known.issue}]" if known.issue else "")
-    if verdict.status in (Status.FAIL, Status.ERROR):
+    verdict, entry = run.expectations.apply(verdict)
+    if entry is None:
+        return verdict
+    why = entry.where(run.expectations.path)
+    if verdict.status == Status.XFAIL:
         report.outcome, report.wasxfail = "skipped", why  # type: ignore[attr-defined]
-        return dataclasses.replace(verdict, status=Status.XFAIL,
-                                   message=f"{why}\n{verdict.message}")
-    if run.strict_expectations:
+    elif run.strict_expectations:
         report.outcome = "failed"
         report.longrepr = (f"[XPASS(strict)] {why}: it passes now; remove the entry at "
-                           f"{where}")
+                           f"{run.expectations.path}:{entry.line}")
     else:
         report.wasxfail = why  # type: ignore[attr-defined]
-    return dataclasses.replace(verdict, status=Status.XPASS,
-                               message=f"{why}: it passes now; remove the entry at {where}")
+    return verdict
 
 
 def reproduce(run: OracleRun, rules: list[str], item: pytest.Item,

@@ -85,7 +85,7 @@ def build_report(
         else:
             for rule_id in verdict.rules:
                 by_rule.setdefault(rule_id, []).append(ScenarioResult.of(verdict))
-        if verdict.status == Status.BLOCKED and verdict.blocked_by and not verdict.probe:
+        if verdict.blocked_by and not verdict.probe:  # blocked, or known (xfail) blocked
             by_rule.setdefault(verdict.blocked_by, []).append(ScenarioResult.charge(verdict))
     results = []
     for catalog in catalogs:

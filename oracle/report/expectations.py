@@ -6,7 +6,9 @@ or one scenario, with the reason and an issue link) in a YAML file; a known
 failure runs and is reported ``xfail``; one that passes now is ``xpass``, and
 ``--strict-expectations`` makes that fail the run, so stale entries get
 removed. ``rules-oracle expectations --from r.json`` writes the file from a
-run's JSON report.
+run's JSON report: one entry per scenario that did not pass (fail, error, or blocked),
+under the rule it is charged to (a blocked scenario's is the rule that blocked it), so a
+run on the same engine with that file is green, also under ``--strict-expectations``.
 
 File format::
 
@@ -22,13 +24,16 @@ File format::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from oracle.report.model import Report, Status
+from oracle.report.model import Report, ScenarioVerdict, Status
+
+NOT_PASSING = (Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL)
+"""Scenario statuses a baseline lists: everything that ran and did not pass."""
 
 
 class ExpectationsError(Exception):
@@ -50,6 +55,18 @@ class KnownFailure:
             return False
         return self.rule is None or self.rule in rules
 
+    def where(self, path: Path) -> str:
+        why = f"known failure ({path}:{self.line}): {self.reason}"
+        return why + (f" [{self.issue}]" if self.issue else "")
+
+
+def charged_rules(verdict: ScenarioVerdict) -> tuple[str, ...]:
+    """The rules a scenario's outcome is charged to: for a blocked scenario the rule whose
+    check failed first (its own rule was never tested), else the rules it cites."""
+    if verdict.blocked_by and verdict.status == Status.BLOCKED:
+        return (verdict.blocked_by,)
+    return verdict.rules
+
 
 @dataclass(frozen=True)
 class Expectations:
@@ -59,6 +76,40 @@ class Expectations:
     def match(self, rules: Iterable[str], scenario: str) -> KnownFailure | None:
         rules = tuple(rules)
         return next((e for e in self.entries if e.matches(rules, scenario)), None)
+
+    def whole_rules(self) -> set[str]:
+        """The rules listed as known failures as a whole (an entry with no scenario): such a
+        rule is ``xpass`` when every scenario of it passes."""
+        return {e.rule for e in self.entries if e.rule and e.scenario is None}
+
+    def known(self, verdict: ScenarioVerdict) -> KnownFailure | None:
+        """The entry that lists this scenario's outcome as known, if any.
+
+        A failure, error or blocked scenario is known when an entry names its scenario (or
+        none) under a rule it is charged to (``charged_rules``): a scenario listed as
+        blocked by ti4:2.4 that now fails its own rule is a new failure. A passing scenario
+        is known when an entry names it, under whichever rule of its game (it passes now:
+        ``xpass``); a rule-level entry is judged on the whole rule (``build_report``).
+        """
+        if verdict.status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
+            return self.match(charged_rules(verdict), verdict.name)
+        if verdict.status == Status.PASS:
+            return next((e for e in self.entries if e.scenario == verdict.name
+                         and (e.rule is None or e.rule.partition(":")[0] == verdict.game)),
+                        None)
+        return None
+
+    def apply(self, verdict: ScenarioVerdict) -> tuple[ScenarioVerdict, KnownFailure | None]:
+        """The verdict with this file applied (``xfail``: known and still failing;
+        ``xpass``: known and passing now), and the entry that matched."""
+        entry = self.known(verdict)
+        if entry is None:
+            return verdict, None
+        why = entry.where(self.path)
+        if verdict.status == Status.PASS:
+            return replace(verdict, status=Status.XPASS, message=(
+                f"{why}: it passes now; remove the entry at {self.path}:{entry.line}")), entry
+        return replace(verdict, status=Status.XFAIL, message=f"{why}\n{verdict.message}"), entry
 
 
 def load_expectations(path: Path, known_ids: Iterable[str]) -> Expectations:
@@ -96,28 +147,32 @@ def load_expectations(path: Path, known_ids: Iterable[str]) -> Expectations:
 
 
 def from_report(report: Report) -> str:
-    """An expectations file listing every scenario a report flags (fail, error or xfail).
+    """An expectations file listing every scenario of a report that did not pass (fail,
+    error, blocked, or already a known failure), each once, under the rule it is charged to.
 
-    One entry per failing scenario (with its rule), not per rule: with a rule-level entry,
-    a new failure in a rule that already had a known one would stay ``xfail``, and the run
-    green. A rule-level entry can still be written by hand (leave out ``scenario``).
+    One entry per scenario, not per rule: with a rule-level entry, a new failure in a rule
+    that already had a known one would stay ``xfail``, and the run green. A blocked
+    scenario is listed under the rule that blocked it (its charge), not its own: left out,
+    the next run is red on it; under its own rule, a run where that rule is finally tested
+    and fails would stay green. A rule-level entry can still be written by hand (leave out
+    ``scenario``).
     """
-    flagged = (Status.FAIL, Status.ERROR, Status.XFAIL)
-    entries = []
+    entries: dict[tuple[str, str], dict[str, str]] = {}
     for rule in report.rules:
         official = [s for g in rule.rulings if not g.probe for s in g.scenarios]
         for scenario in (*rule.scenarios, *official):  # a probe never fails: none needed
-            if scenario.status not in flagged:
+            key = (scenario.location, scenario.name)
+            if scenario.status not in NOT_PASSING or key in entries:
                 continue
             lines = [ln for ln in scenario.message.strip().splitlines()
                      if not ln.startswith(("line ", "known failure ("))]
             why = lines[0] if lines else str(scenario.status)
-            entries.append({"rule": rule.id, "scenario": scenario.name, "reason": why[:200],
-                            "issue": ""})
+            entries[key] = {"rule": scenario.blocked_by or rule.id, "scenario": scenario.name,
+                            "reason": why[:200], "issue": ""}
     spec = report.engine.get("spec", "?")
-    header = (f"# Known failures of engine {spec}, written by "
-              "'rules-oracle expectations --from', one per failing scenario.\n# Fill in "
-              "each issue link; remove an entry when its scenario passes "
-              "(--strict-expectations reports it as xpass).\n")
-    return header + yaml.safe_dump({"known_failures": entries}, sort_keys=False,
-                                   allow_unicode=True, width=100)
+    header = (f"# Known failures of engine {spec}, written by 'rules-oracle expectations "
+              "--from':\n# one per scenario that did not pass (fail, error, blocked), under "
+              "the rule it is charged to.\n# Fill in each issue link; remove an entry when "
+              "its scenario passes (--strict-expectations reports it as xpass).\n")
+    return header + yaml.safe_dump({"known_failures": list(entries.values())},
+                                   sort_keys=False, allow_unicode=True, width=100)

@@ -75,7 +75,14 @@ def coverage_shortfall(report: Report, percent: float | None) -> str | None:
             f"selected testable rules were tested ({share:.0f}%); not tested: {shown}")
 
 
-def judge(report: Report, require_coverage: float | None = None) -> tuple[Exit, list[str]]:
+def stale_expectations(report: Report) -> list[str]:
+    """The rules whose known failures pass now (``xpass``): ``--strict-expectations``
+    fails the run on them, so that the expectations file stays honest."""
+    return [r.id for r in report.rules if r.status == Status.XPASS]
+
+
+def judge(report: Report, require_coverage: float | None = None,
+          strict_expectations: bool = False) -> tuple[Exit, list[str]]:
     """The exit status a report earns on its own, and the notes that explain it."""
     if report.interrupted:
         return Exit.INTERRUPTED, ["the run was interrupted: the report is partial"]
@@ -86,5 +93,9 @@ def judge(report: Report, require_coverage: float | None = None) -> tuple[Exit, 
         return Exit.NOTHING_TESTED, [empty]
     if any(r.status in FAILING for r in report.rules):
         return Exit.FAILED, []
+    stale = stale_expectations(report) if strict_expectations else []
+    if stale:
+        return Exit.FAILED, [f"--strict-expectations: known failures pass now, remove them "
+                             f"from the expectations file: {', '.join(stale)}"]
     short = coverage_shortfall(report, require_coverage)
     return (Exit.FAILED, [short]) if short else (Exit.OK, [])

@@ -141,14 +141,20 @@ class ScenarioResult:
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
-        return cls(verdict.name, verdict.status, verdict.location, verdict.message,
+        """The scenario under its own rules. A blocked scenario that is a known failure
+        (``xfail``, charged to the rule that blocked it) is still ``blocked`` there: its own
+        rule was not tested, known or not."""
+        status = Status.BLOCKED if verdict.blocked_by else verdict.status
+        return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, verdict.blocked_by, choices=verdict.choices,
                    steps=verdict.steps, exercised=verdict.exercised)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
-        """The failure a blocked scenario charges to the rule that blocked it."""
-        return cls(verdict.name, Status.FAIL, verdict.location, verdict.message,
+        """The failure a blocked scenario charges to the rule that blocked it: ``fail``, or
+        ``xfail`` when an expectations file lists it as known."""
+        status = Status.XFAIL if verdict.status == Status.XFAIL else Status.FAIL
+        return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, charged_from=verdict.rules, choices=verdict.choices,
                    steps=verdict.steps)
 
