@@ -159,3 +159,17 @@ ALL = (Mutant("toy_noop", ("toy:1",), "changes nothing the scenario looks at",
                for line in run.out.splitlines())
     matrix = json.loads((pytester.path / "k.json").read_text())
     assert matrix["summary"]["survived"] == 1 and matrix["mutants"][0]["missed"] == ["toy:1"]
+
+
+def test_selftest_list_names_every_mutant_with_its_game_and_ids_and_runs_none(oracle):
+    """What a ruling's author checks a scenario against: ``--engine mutant:GAME/NAME``."""
+    run = oracle("selftest", "--list", "--game", "ti4")
+    assert run.code == 0, run.out + run.err
+    lines = run.out.splitlines()
+    mutants = game_mutants(GAMES["ti4"])
+    assert lines[0] == f"ti4: {len(mutants)} mutants"
+    for m in mutants:
+        assert f"  mutant:ti4/{m.name}  breaks {', '.join(m.breaks)}" in lines
+    assert "eu-pop" not in run.out and "killed" not in run.out
+    refused = oracle("selftest", "--list", "--json", "k.json")
+    assert refused.code == 2 and "give one or the other" in refused.err

@@ -104,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
                                "reach a method the mutant replaces (slower, same matrix)")
     selftest.add_argument("-q", "--quiet", action="store_true",
                           help="no line per mutant while it runs")
+    selftest.add_argument("--list", action="store_true",
+                          help="list every mutant (its --engine name, the rule ids it breaks, "
+                               "its change) and run none")
     from oracle.cli.reports import add_commands
 
     add_commands(sub)
@@ -264,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.mutants.selftest import main as selftest_main
 
         return selftest_main(ns.json, ns.features, ns.game, quiet=ns.quiet,
-                             prune=not ns.every_scenario)
+                             prune=not ns.every_scenario, listing=ns.list)
     if ns.command == "smoke":
         return run_smoke(ns)
     if ns.command == "matrix":

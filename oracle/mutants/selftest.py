@@ -144,8 +144,25 @@ def render(results: list[MutantResult], summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_list(games: dict[str, Game], width: int = 100) -> str:
+    """Every mutant of the games, without running any: the ``--engine`` that names it, the
+    rule ids it breaks and its change in words. What a ruling's author checks a new
+    scenario against (``rules-oracle run --engine mutant:GAME/NAME``)."""
+    import textwrap
+
+    lines = []
+    for game in games.values():
+        mutants = game_mutants(game)
+        lines.append(f"{game.id}: {len(mutants)} mutants")
+        for m in mutants:
+            lines.append(f"  mutant:{game.id}/{m.name}  breaks {', '.join(m.breaks)}")
+            lines += textwrap.wrap(m.change, width, initial_indent="      ",
+                                   subsequent_indent="      ")
+    return "\n".join(lines)
+
+
 def main(json_path: str | None, features: list[str], only: list[str],
-         quiet: bool = False, prune: bool = True) -> int:
+         quiet: bool = False, prune: bool = True, listing: bool = False) -> int:
     if os.getcwd() not in sys.path:  # like `python -m`: mutants beside you are importable
         sys.path.insert(0, os.getcwd())
     roots = None
@@ -161,6 +178,13 @@ def main(json_path: str | None, features: list[str], only: list[str],
         return 2
     if only:
         games = {g: games[g] for g in only}
+    if listing:
+        if json_path:
+            print("rules-oracle selftest: --list prints the mutants and runs none; --json "
+                  "writes the kill matrix of a run: give one or the other", file=sys.stderr)
+            return 2
+        print(render_list(games))
+        return 0
     if json_path:
         from oracle.report.write import OutputError, check_outputs
 

@@ -146,6 +146,9 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     rules = rules_of(item)
     behind = scenario_behind(getattr(item, "obj", None))
     name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
+    # A ruling is declared on the scenario (an outline's every row is one of its scenarios):
+    # looked up by the scenario's own name, before a row's values are added to it.
+    ruling = run.ruling_of(path, name)
     name = row_name(name, example_row(item))
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
     status, blame = judge(world, call.excinfo.value if call.excinfo else None)
@@ -161,7 +164,6 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
                        f"so this scenario's own check could not be trusted: {message}")
         if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
-    ruling = run.ruling_of(path, name)
     steps = tuple(StepResult(*entry) for entry in item.stash.get(steps_key, []))
     engine: dict[str, Any] = {}
     if world is not None:

@@ -49,6 +49,18 @@ def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:
     return next((s for s in _DECIDING if s in statuses), Status.UNSUPPORTED)
 
 
+def ruling_status(scenario_statuses: Iterable[Status]) -> Status:
+    """A ruling's status from its scenarios': as a rule's, except that a ruling the engine
+    plays only in part is ``unsupported``, never ``pass``. A ruling is one answer to one
+    question: "the engine agrees" must mean with all of it, not with the part it could
+    play."""
+    statuses = list(scenario_statuses)
+    status = rule_status(True, statuses)
+    if status == Status.PASS and Status.UNSUPPORTED in statuses:
+        return Status.UNSUPPORTED
+    return status
+
+
 def scenario_order(location: str, name: str, steps: Iterable[Any] = ()) -> tuple[Any, ...]:
     """Where a scenario sorts in its rule: by file and line (exploration after), so that a
     serial run, an xdist run and combined shards list scenarios in one order."""
@@ -128,7 +140,7 @@ def ruling_result(ruling: Ruling, scenarios: list[ScenarioResult],
                   locate: Callable[[Path], str] = str) -> RulingResult:
     """A ruling's row: its provenance, and its status from how its scenarios ran."""
     return RulingResult(
-        ruling.id, rule_status(True, [s.status for s in scenarios]), str(ruling.standing),
+        ruling.id, ruling_status(s.status for s in scenarios), str(ruling.standing),
         ruling.refines,
         ruling.source, ruling.date, ruling.authority, f"{locate(ruling.path)}:{ruling.line}",
         ruling.superseded_by, tuple(scenarios))

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from oracle.report.build import rule_status, scenario_order
+from oracle.report.build import rule_status, ruling_status, scenario_order
 from oracle.report.model import (
     Report,
     RuleResult,
@@ -23,6 +23,7 @@ from oracle.report.model import (
     ScenarioResult,
     Status,
     summarise,
+    unique_scenarios,
 )
 
 
@@ -79,7 +80,7 @@ def _merge_rulings(rules: Sequence[RuleResult]) -> list[RulingResult]:
     merged = []
     for parts in by_id.values():
         scenarios = _ordered(s for g in parts for s in g.scenarios)
-        merged.append(replace(parts[0], status=rule_status(True, [s.status for s in scenarios]),
+        merged.append(replace(parts[0], status=ruling_status(s.status for s in scenarios),
                               scenarios=tuple(scenarios)))
     return merged
 
@@ -117,7 +118,5 @@ def combine(reports: Sequence[tuple[str, Report]]) -> Report:
         for game, info in report.engine.get("games", {}).items():
             games.setdefault(game, info)
     engine = {**first.engine, "games": dict(sorted(games.items()))}
-    scenarios = {(s.location, s.name) for r in rules
-                 for s in (*r.scenarios, *(x for g in r.rulings for x in g.scenarios))}
-    return Report(engine, rules, summarise(rules, len(scenarios)),
+    return Report(engine, rules, summarise(rules, len(unique_scenarios(rules))),
                   interrupted=any(r.interrupted for _, r in reports))

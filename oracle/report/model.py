@@ -239,6 +239,9 @@ class RulingResult:
     @property
     def agreement(self) -> str:
         """What the status says of the engine and the ruling, in a committee's words."""
+        lacking = sum(1 for s in self.scenarios if s.status == Status.UNSUPPORTED)
+        if self.status == Status.UNSUPPORTED and lacking < len(self.scenarios):
+            return f"the engine cannot play {lacking} of its {len(self.scenarios)} scenarios"
         return {Status.PASS: "the engine agrees", Status.FAIL: "the engine disagrees",
                 Status.ERROR: "the engine errored", Status.BLOCKED: "blocked by another rule",
                 Status.UNSUPPORTED: "the engine cannot play it",
@@ -365,6 +368,17 @@ class Report:
 TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
                     Status.XPASS})
 """Scenario statuses that mean the scenario ran on the engine (unsupported did not)."""
+
+
+def unique_scenarios(rules: Iterable[RuleResult]) -> list[ScenarioResult]:
+    """Every scenario of a report once: the rules' own and their rulings' (a scenario citing
+    several rules, or charged to the rule that blocked it, is listed under each), first
+    listing kept. Its length is the summary's ``scenarios``."""
+    seen: dict[tuple[str, str], ScenarioResult] = {}
+    for rule in rules:
+        for s in (*rule.scenarios, *(x for g in rule.rulings for x in g.scenarios)):
+            seen.setdefault((s.location, s.name), s)
+    return list(seen.values())
 
 
 def summarise(rules: Iterable[RuleResult], scenarios: int) -> dict[str, int]:

@@ -21,7 +21,9 @@ def render_badge(report: Report) -> str:
              and not (r.status == Status.UNCOVERED and r.reason == NOT_SELECTED)]
     failing = sum(r.status in FAILING for r in rules)
     passing = sum(r.status in (Status.PASS, Status.XPASS) for r in rules)
-    tested = any(s.status in TESTED for r in rules for s in r.scenarios)
+    # An official ruling's scenarios count for their rule like its own (a probe's do not)
+    tested = any(s.status in TESTED for r in rules for s in (
+        *r.scenarios, *(x for g in r.rulings if not g.probe for x in g.scenarios)))
     if report.interrupted:
         message, color = "interrupted", "lightgrey"
     elif failing:

@@ -16,6 +16,7 @@ from oracle.report.model import (
     RuleResult,
     ScenarioResult,
     Status,
+    unique_scenarios,
 )
 
 
@@ -110,14 +111,11 @@ def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> lis
     (what to give the engine next), then the other reasons. When nothing at all ran, say so
     plainly, so that an adapter that answers ``unsupported`` to everything is not mistaken
     for a conforming engine."""
-    seen: dict[tuple[str, str], ScenarioResult] = {}
-    for rule in report.rules:
-        for s in rule.scenarios:
-            seen.setdefault((s.location, s.name), s)
+    seen = unique_scenarios(report.rules)  # the rulings' scenarios too
     wanted: Counter[str] = Counter()
     other: Counter[str] = Counter()
     total = 0
-    for s in seen.values():
+    for s in seen:
         if s.status != Status.UNSUPPORTED:
             continue
         total += 1
