@@ -1,16 +1,21 @@
-"""Rule catalogs: the list of rule ids a game's rules text contains.
+"""Rule catalogs: the rule ids a game's rules text contains, their sentences, and context.
 
 A catalog is data written by a game's importer from the rule sources (for
 TI4, ``python -m oracle.games.ti4.importer``). The core only reads it: every
 id in it must be covered by a scenario or marked untestable with a reason,
-and every report lists every id.
+and every report lists every id. Each rule is split into sentences with stable anchors
+(``ti4:2.4#2``) that scenarios cite; the related chapters the rules lean on come as
+``context`` items, split the same way, citable but never rules (no verdicts).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import yaml
@@ -32,8 +37,63 @@ def read_game_file(path: Path, what: str, fix: str = "") -> Any:
                                + (f"; {fix}" if fix else "")) from exc
 
 
+#: An empty, read-only mapping: the default translations and renderings of a sentence.
+_NONE: Mapping[str, str] = MappingProxyType({})
+
+
 @dataclass(frozen=True)
-class Rule:
+class Sentence:
+    """One sentence (or clause) of a rule or of a context item: the unit a scenario cites.
+
+    Its ``anchor`` (``ti4:2.4#2``) is stable across re-imports while its text is unchanged:
+    the importer keeps the number of an unchanged sentence and gives a new or changed one the
+    next number its owner never used. ``owner`` is the qualified id of the rule or context
+    item it belongs to. A ``waiver`` says why no scenario can check it (a sentence of an
+    untestable rule carries the rule's reason). ``translations`` maps a language to the
+    translation's aligned sentence (absent where the translation lacks it); ``renderings``
+    maps another rendering's file to its wording, only where that differs.
+    """
+
+    game: str
+    owner: str
+    number: int
+    text: str
+    waiver: str | None = None
+    context: bool = False
+    source: str = ""
+    line: int | None = None
+    translations: Mapping[str, str] = field(default_factory=lambda: _NONE, hash=False)
+    renderings: Mapping[str, str] = field(default_factory=lambda: _NONE, hash=False)
+
+    @property
+    def anchor(self) -> str:
+        """What a scenario cites: ``GAME:OWNER#N``, e.g. ``ti4:2.4#2``."""
+        return f"{self.owner}#{self.number}"
+
+    @property
+    def waived(self) -> bool:
+        """No scenario can check it, and the catalog says why (``waiver``)."""
+        return self.waiver is not None
+
+    def text_in(self, lang: str | None) -> str:
+        """The sentence in a language the catalog has it in, else its own text."""
+        return self.translations.get(lang, self.text) if lang else self.text
+
+
+class _Qualified:
+    """What has a local id in its game's catalog, and so a qualified one (``ti4:2.4``)."""
+
+    game: str
+    local_id: str
+
+    @property
+    def id(self) -> str:
+        """The qualified id used in tags, citations and reports, e.g. ``ti4:2.4``."""
+        return f"{self.game}:{self.local_id}"
+
+
+@dataclass(frozen=True)
+class Rule(_Qualified):
     """One rule or note of a rules text."""
 
     game: str
@@ -49,6 +109,8 @@ class Rule:
     #: The translation's language and its own number there (``ru``, ``28.4``).
     translation_lang: str | None = None
     translation_ref: str | None = None
+    #: Its sentences, in text order (a catalog without them gives the whole text as one).
+    sentences: tuple[Sentence, ...] = ()
 
     def text_in(self, lang: str | None) -> str:
         """The rule's text in a language the catalog has it in, with the number it has
@@ -58,32 +120,104 @@ class Rule:
                 else self.translation
         return self.text
 
-    @property
-    def id(self) -> str:
-        """The qualified id used in tags and reports, e.g. ``ti4:2.4``."""
-        return f"{self.game}:{self.local_id}"
+
+@dataclass(frozen=True)
+class ContextItem(_Qualified):
+    """One statement of a related chapter: citable context for the rules, never a rule.
+
+    Its id follows the source's own numbering (``81.3``, ``66.note-1``, ``4.2.taking-a-turn``);
+    ``label`` is a step's name split off its sentences (``Step 3 – Draw Action Cards``),
+    ``heading`` the sub-heading it stands under, where the chapter has them.
+    """
+
+    game: str
+    local_id: str
+    chapter: str
+    text: str
+    parent: str | None = None
+    label: str | None = None
+    heading: str | None = None
+    source: str = ""
+    line: int | None = None
+    sentences: tuple[Sentence, ...] = ()
+
+
+@dataclass(frozen=True)
+class ContextChapter(_Qualified):
+    """A related chapter of the rules (``ti4:81`` Status Phase), as context items."""
+
+    game: str
+    local_id: str
+    title: str
+    source: str
+    items: tuple[ContextItem, ...] = ()
 
 
 @dataclass(frozen=True)
 class Catalog:
-    """All rules of one game, in the order of the rules text."""
+    """All rules of one game, in the order of the rules text, and the context around them."""
 
     game: str
     title: str
     rules: tuple[Rule, ...]
+    context: tuple[ContextChapter, ...] = ()
+    _rules: dict[str, Rule] = field(init=False, repr=False, compare=False, hash=False)
+    _sentences: dict[str, Sentence] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # Looked up by id for every tag and citation of a suite: dicts, not scans.
+        object.__setattr__(self, "_rules", {r.id: r for r in self.rules})
+        object.__setattr__(self, "_sentences", {s.anchor: s for s in self.sentences})
 
     def ids(self) -> list[str]:
         return [r.id for r in self.rules]
 
     def get(self, rule_id: str) -> Rule | None:
-        for rule in self.rules:
-            if rule.id == rule_id:
-                return rule
-        return None
+        return self._rules.get(rule_id)
+
+    @property
+    def context_items(self) -> tuple[ContextItem, ...]:
+        """Every context item, chapter by chapter, in the order of each chapter."""
+        return tuple(item for chapter in self.context for item in chapter.items)
+
+    @property
+    def sentences(self) -> tuple[Sentence, ...]:
+        """Every sentence: the rules' in catalog order, then the context chapters'."""
+        return (*(s for r in self.rules for s in r.sentences),
+                *(s for item in self.context_items for s in item.sentences))
+
+    def sentence(self, anchor: str) -> Sentence | None:
+        """The sentence an anchor (``ti4:2.4#2``) names, or None."""
+        return self._sentences.get(anchor)
+
+
+def closest_anchors(catalogs: Catalog | Iterable[Catalog], wrong: str, n: int = 3
+                    ) -> list[str]:
+    """The anchors a person most likely meant by ``wrong`` (for an error's "did you mean").
+
+    Where ``wrong`` names an existing rule or context item (``ti4:2.4#9``, ``ti4:2.4``, or
+    ``2.4#2`` without the game), that owner's sentences, the nearest numbers first; else
+    close spellings of whole anchors (difflib, as the suite checks do for rule ids).
+    """
+    every = [s for c in ([catalogs] if isinstance(catalogs, Catalog) else catalogs)
+             for s in c.sentences]
+    owner, _, number = wrong.strip().partition("#")
+    want = int(number) if number.isdigit() else 0
+    for candidate in (owner, *(f"{g}:{owner}" for g in dict.fromkeys(s.game for s in every))):
+        mine = [s for s in every if s.owner == candidate]
+        if mine:
+            mine.sort(key=lambda s: (abs(s.number - want), s.number))
+            return [s.anchor for s in mine[:n]]
+    return difflib.get_close_matches(wrong, [s.anchor for s in every], n=n, cutoff=0.6)
 
 
 def load_catalog(path: Path) -> Catalog:
-    """Read a catalog YAML file written by a game importer."""
+    """Read a catalog YAML file written by a game importer.
+
+    A rule (or context item) without ``sentences`` (a catalog written by hand, or before
+    sentences existed) has one: its whole text, ``#1``. A context id equal to a rule id, a
+    repeated anchor or a misspelt sentence key is refused, naming the file and the id.
+    """
     data = read_game_file(path, "the catalog", "regenerate it with the game's importer")
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
         raise CatalogFileError(f"{path}: a catalog needs 'game' and a 'rules' list; "
@@ -94,28 +228,130 @@ def load_catalog(path: Path) -> Catalog:
         if not isinstance(entry, dict) or "id" not in entry or "text" not in entry:
             raise CatalogFileError(f"{path}: rule #{i} needs 'id' and 'text', got {entry!r}")
         translation = entry.get("translation")
+        local, text = str(entry["id"]), str(entry["text"])
+        testable = bool(entry.get("testable", True))
+        reason = entry.get("untestable_reason")
+        if not testable and not reason:
+            raise CatalogFileError(f"{path}: rule {game}:{local} is marked untestable without "
+                                   "an 'untestable_reason'; every such mark must say why")
+        where = str(entry.get("source", ""))
         rules.append(
             Rule(
                 game=game,
-                local_id=str(entry["id"]),
-                text=str(entry["text"]),
+                local_id=local,
+                text=text,
                 kind=str(entry.get("kind", "rule")),
                 parent=entry.get("parent"),
-                testable=bool(entry.get("testable", True)),
-                untestable_reason=entry.get("untestable_reason"),
-                source=str(entry.get("source", "")),
+                testable=testable,
+                untestable_reason=reason,
+                source=where,
                 translation=translation.get("text") if isinstance(translation, dict) else None,
                 translation_lang=translation.get("lang") if isinstance(translation, dict)
                 else None,
                 translation_ref=str(translation["ref"]) if isinstance(translation, dict)
                 and translation.get("ref") else None,
                 remark=entry.get("remark"),
+                sentences=_sentences(path, game, local, text, entry, _file_of(where),
+                                     context=False, waiver=None if testable else reason),
             )
         )
-        if not rules[-1].testable and not rules[-1].untestable_reason:
-            raise CatalogFileError(f"{path}: rule {rules[-1].id} is marked untestable without an "
-                                   "'untestable_reason'; every such mark must say why")
-    return Catalog(game=game, title=str(data.get("title", game)), rules=tuple(rules))
+    context = tuple(_chapter(path, game, i, chapter)
+                    for i, chapter in enumerate(data.get("context") or (), 1))
+    _check_ids(path, rules, context)
+    return Catalog(game=game, title=str(data.get("title", game)), rules=tuple(rules),
+                   context=context)
+
+
+def _file_of(source: str) -> str:
+    """The file of a rule's ``source`` (``PATH > heading`` or ``PATH:LINE > heading``)."""
+    return re.sub(r":\d+$", "", source.split(" > ")[0]).strip()
+
+
+_SENTENCE_KEYS = frozenset({"n", "text", "line", "waiver", "translations", "renderings"})
+
+
+def _sentences(path: Path, game: str, local: str, text: str, entry: dict[str, Any],
+               source: str, *, context: bool, waiver: str | None) -> tuple[Sentence, ...]:
+    """An entry's sentences; checked field by field (a misspelt key would change nothing)."""
+    owner = f"{game}:{local}"
+    records = entry.get("sentences")
+    if records is None:
+        rendered = entry.get("translation")
+        translations = ({str(rendered["lang"]): str(rendered["text"])}
+                        if isinstance(rendered, dict) and rendered.get("lang")
+                        and rendered.get("text") else {})
+        return (Sentence(game, owner, 1, text, waiver, context, source, entry.get("line"),
+                         MappingProxyType(translations)),)
+    if not isinstance(records, list) or not records:
+        raise CatalogFileError(f"{path}: {owner}: 'sentences' must be a non-empty list")
+    sentences = []
+    for record in records:
+        if not isinstance(record, dict) or not isinstance(record.get("n"), int) \
+                or record["n"] < 1 or not isinstance(record.get("text"), str):
+            raise CatalogFileError(f"{path}: {owner}: a sentence needs 'n' (1, 2, ...) and "
+                                   f"'text', got {record!r}")
+        unknown = sorted(set(record) - _SENTENCE_KEYS)
+        if unknown:
+            known = ", ".join(sorted(_SENTENCE_KEYS))
+            raise CatalogFileError(f"{path}: {owner}#{record['n']}: unknown key(s) "
+                                   f"{', '.join(unknown)} (known: {known})")
+        own = record.get("waiver")
+        if own is not None and not (isinstance(own, str) and own.strip()):
+            raise CatalogFileError(f"{path}: {owner}#{record['n']}: a waiver must say why")
+        sentences.append(Sentence(
+            game, owner, record["n"], record["text"], own if own is not None else waiver,
+            context, source, record.get("line"),
+            _texts(path, owner, record, "translations"), _texts(path, owner, record, "renderings"),
+        ))
+    return tuple(sentences)
+
+
+def _texts(path: Path, owner: str, record: dict[str, Any], key: str) -> Mapping[str, str]:
+    value = record.get(key)
+    if value is None:
+        return _NONE
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise CatalogFileError(f"{path}: {owner}#{record['n']}: '{key}' must map names to texts")
+    return MappingProxyType({str(k): v for k, v in value.items()})
+
+
+def _chapter(path: Path, game: str, i: int, entry: Any) -> ContextChapter:
+    if not isinstance(entry, dict) or "id" not in entry or not isinstance(entry.get("items"),
+                                                                          list):
+        raise CatalogFileError(f"{path}: context chapter #{i} needs 'id' and an 'items' list")
+    chapter, source = str(entry["id"]), str(entry.get("source", ""))
+    items = []
+    for n, item in enumerate(entry["items"], 1):
+        if not isinstance(item, dict) or "id" not in item or "text" not in item:
+            raise CatalogFileError(f"{path}: context {game}:{chapter}: item #{n} needs 'id' "
+                                   f"and 'text', got {item!r}")
+        local = str(item["id"])
+        items.append(ContextItem(
+            game, local, chapter, str(item["text"]), item.get("parent"), item.get("label"),
+            item.get("heading"), source, item.get("line"),
+            _sentences(path, game, local, str(item["text"]), item, source, context=True,
+                       waiver=None)))
+    return ContextChapter(game, chapter, str(entry.get("title", chapter)), source, tuple(items))
+
+
+def _check_ids(path: Path, rules: list[Rule], context: tuple[ContextChapter, ...]) -> None:
+    """Every owner id once, a context id never a rule id, every anchor once."""
+    seen: dict[str, str] = {}
+    for what, owner in (*(("rule", r.id) for r in rules),
+                        *(("context item", i.id) for c in context for i in c.items)):
+        if owner in seen:
+            clash = ("a context id must never equal a rule id" if "rule" in (what, seen[owner])
+                     else "ids are unique")
+            raise CatalogFileError(f"{path}: {owner} is both a {seen[owner]} and a {what}; "
+                                   f"{clash}: regenerate the catalog with the game's importer")
+        seen[owner] = what
+    anchors: set[str] = set()
+    for sentence in (*(s for r in rules for s in r.sentences),
+                     *(s for c in context for i in c.items for s in i.sentences)):
+        if sentence.anchor in anchors:
+            raise CatalogFileError(f"{path}: the sentence anchor {sentence.anchor} is given "
+                                   "twice; regenerate the catalog with the game's importer")
+        anchors.add(sentence.anchor)
 
 
 # -- writing generated files ----------------------------------------------------------------

@@ -1,0 +1,132 @@
+"""Tests of the catalog's sentences and context as the core reads them (``load_catalog``).
+
+Why: scenarios cite sentence anchors (``ti4:2.4#2``) and the suite checks look them up, so
+the loader must give every sentence its anchor, refuse a catalog whose anchors or ids clash
+(a context id that is also a rule id would make a citation ambiguous), refuse a misspelt key
+instead of ignoring it, and still read a catalog written before sentences existed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from oracle.suite.catalog import CatalogFileError, closest_anchors, load_catalog
+
+OLD_STYLE = """\
+game: toy
+title: Toy
+rules:
+- {id: '1.1', text: Draw a card. Then pass., translation: {lang: ru, ref: '9.1', text: Возьмите.}}
+- {id: '1.2', text: Flavour., testable: false, untestable_reason: flavour text}
+"""
+
+WITH_SENTENCES = """\
+game: toy
+title: Toy
+rules:
+- id: '1.1'
+  text: Draw a card. Then pass.
+  source: toy/rules.yaml > 1.1
+  sentences:
+  - {n: 1, text: Draw a card., line: 3, translations: {ru: Возьмите карту.}}
+  - {n: 3, text: Then pass., line: 4, renderings: {toy/rules.md: 'Then, pass.'}}
+  retired: [{n: 2, text: Then rest.}]
+- id: '1.2'
+  text: The cards are red. They are drawn face down.
+  source: 'toy/rules.wiki:7 > Cards'
+  sentences:
+  - {n: 1, text: The cards are red., line: 7, waiver: the colour of the print}
+  - {n: 2, text: They are drawn face down., line: 7}
+- id: '1.3'
+  text: Flavour.
+  testable: false
+  untestable_reason: flavour text
+  sentences:
+  - {n: 1, text: Flavour.}
+context:
+- id: '7'
+  title: Turns
+  source: toy/related/turns.txt
+  items:
+  - id: '7'
+    text: A round has turns.
+    line: 4
+    sentences:
+    - {n: 1, text: A round has turns., line: 4}
+  - id: '7.1'
+    label: Step 1 – Draw
+    text: Each player draws.
+    line: 5
+    sentences:
+    - {n: 1, text: Each player draws., line: 5}
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "catalog.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_catalog_without_sentences_has_one_per_rule(tmp_path: Path) -> None:
+    catalog = load_catalog(write(tmp_path, OLD_STYLE))
+    assert [s.anchor for s in catalog.sentences] == ["toy:1.1#1", "toy:1.2#1"]
+    first = catalog.sentence("toy:1.1#1")
+    assert first is not None and first.text == "Draw a card. Then pass."
+    assert first.translations == {"ru": "Возьмите."} and not first.waived
+    assert catalog.sentence("toy:1.2#1").waiver == "flavour text"  # type: ignore[union-attr]
+    assert catalog.context == ()
+
+
+def test_sentences_rules_then_context_each_with_its_anchor(tmp_path: Path) -> None:
+    catalog = load_catalog(write(tmp_path, WITH_SENTENCES))
+    assert [s.anchor for s in catalog.sentences] == [
+        "toy:1.1#1", "toy:1.1#3", "toy:1.2#1", "toy:1.2#2", "toy:1.3#1", "toy:7#1", "toy:7.1#1"]
+    drawn = catalog.sentence("toy:1.1#1")
+    assert drawn is not None
+    assert (drawn.owner, drawn.number, drawn.source, drawn.line) == (
+        "toy:1.1", 1, "toy/rules.yaml", 3)
+    assert drawn.translations["ru"] == "Возьмите карту." and drawn.text_in("ru") == (
+        "Возьмите карту.")
+    assert catalog.sentence("toy:1.1#3").renderings == {"toy/rules.md": "Then, pass."}  # type: ignore[union-attr]
+    assert catalog.sentence("toy:1.1#2") is None  # retired: never an anchor again
+    red = catalog.sentence("toy:1.2#1")
+    assert red is not None and red.waived and red.source == "toy/rules.wiki"
+    assert not catalog.sentence("toy:1.2#2").waived  # type: ignore[union-attr]
+    assert catalog.sentence("toy:1.3#1").waiver == "flavour text"  # type: ignore[union-attr]
+    assert catalog.get("toy:1.2").sentences[1].text == "They are drawn face down."  # type: ignore[union-attr]
+    step = catalog.sentence("toy:7.1#1")
+    assert step is not None and step.context and not step.waived
+    assert step.source == "toy/related/turns.txt"
+    (chapter,) = catalog.context
+    assert (chapter.id, chapter.title, [i.id for i in chapter.items]) == (
+        "toy:7", "Turns", ["toy:7", "toy:7.1"])
+    assert chapter.items[1].label == "Step 1 – Draw"
+    assert all(not s.context for r in catalog.rules for s in r.sentences)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("  - id: '7.1'\n", "  - id: '1.2'\n", "toy:1.2 is both a rule and a context item"),
+    ("  - id: '7.1'\n", "  - id: '7'\n", "toy:7 is both a context item and a context item"),
+    ("{n: 3, text: Then pass.", "{n: 1, text: Then pass.", "toy:1.1#1 is given twice"),
+    ("line: 4, renderings", "lin: 4, renderings", "unknown key(s) lin"),
+    ("waiver: the colour of the print", "waiver: ' '", "a waiver must say why"),
+    ("{n: 2, text: They", "{n: 0, text: They", "needs 'n' (1, 2, ...)"),
+])
+def test_clashing_or_misspelt_catalogs_are_refused(tmp_path: Path, old: str, new: str,
+                                                   message: str) -> None:
+    assert WITH_SENTENCES.count(old) == 1
+    with pytest.raises(CatalogFileError) as caught:
+        load_catalog(write(tmp_path, WITH_SENTENCES.replace(old, new)))
+    assert message in str(caught.value) and "catalog.yaml" in str(caught.value)
+
+
+def test_closest_anchors(tmp_path: Path) -> None:
+    catalog = load_catalog(write(tmp_path, WITH_SENTENCES))
+    assert closest_anchors(catalog, "toy:1.2#5") == ["toy:1.2#2", "toy:1.2#1"]
+    assert closest_anchors([catalog], "toy:1.1") == ["toy:1.1#1", "toy:1.1#3"]
+    assert closest_anchors(catalog, "1.1#3") == ["toy:1.1#3", "toy:1.1#1"]
+    assert closest_anchors(catalog, "toy:7.l#1")[0] == "toy:7.1#1"
+    assert closest_anchors(catalog, "elsewhere:99#1") == []
