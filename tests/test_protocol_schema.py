@@ -70,7 +70,7 @@ def errors(validator: Any, instance: object) -> list[str]:
 # -- the schema files themselves ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["request", "reply", "view"])
+@pytest.mark.parametrize("name", ["request", "reply", "view", "request-ti4", "request-eu-pop"])
 def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
     schema = schemas.load_schema(name)
     Draft202012Validator.check_schema(schema)
@@ -81,7 +81,7 @@ def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
 
 def test_loader_finds_every_schema_by_either_name() -> None:
     assert schemas.schema_names() == ["matrix", "reply", "report", "request",
-                                      "view"]
+                                      "request-eu-pop", "request-ti4", "view"]
     assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
     with pytest.raises(FileNotFoundError, match="request"):
         schemas.load_schema("nope")
@@ -122,6 +122,35 @@ def test_doc_example_is_schema_valid(example: JSON) -> None:
     )
     validator = REQUEST if "op" in example else REPLY
     assert errors(validator, example) == []
+
+
+#: A game's section of docs/protocol.md, by the start of its heading.
+GAME_SECTIONS = {"TI4 (": "ti4", "EU: ": "eu-pop"}
+
+
+def game_requests() -> list[tuple[str, JSON]]:
+    """The request examples of docs/protocol.md that belong to one game: a setup (it names its
+    game), and every request shown in a game's own section."""
+    found = []
+    for section in re.split(r"^## ", DOC.read_text(encoding="utf-8"), flags=re.M):
+        game = next((g for start, g in GAME_SECTIONS.items() if section.startswith(start)), None)
+        for block in re.findall(r"^[ \t]*```json\n(.*?)^[ \t]*```", section, re.M | re.S):
+            example = json.loads(block)
+            owner = example.get("game") if example.get("op") == "setup" else game
+            if "op" in example and owner:
+                found.append((owner, example))
+    return found
+
+
+@pytest.mark.parametrize(("game", "example"), game_requests(),
+                         ids=lambda v: v if isinstance(v, str) else v["op"])
+def test_a_games_doc_example_fits_its_closed_schema(game: str, example: JSON) -> None:
+    """The examples keep the closed contract of their game (``request-GAME.json``)."""
+    assert schemas.request_problems(example, game) == []
+
+
+def test_each_game_section_shows_a_request() -> None:
+    assert {game for game, _ in game_requests()} == set(GAME_SECTIONS.values())
 
 
 def test_doc_shows_every_request_and_every_reply() -> None:

@@ -23,6 +23,7 @@ from oracle.protocol import (
     ProtocolError,
     Reply,
     Request,
+    Setup,
     parse_reply,
 )
 from oracle.protocol import validate as schemas
@@ -78,6 +79,9 @@ class EngineClient:
     strict: bool = False
     """Validate every request and reply against the JSON Schemas (``--strict-protocol``).
     A pipe engine checks its own wire messages instead (``oracle.engines.pipe.PipeEngine``)."""
+    game: str | None = None
+    """The game of the last ``setup`` sent: an act or choose request belongs to it, and strict
+    mode checks it against that game's closed schema (``validate.request_problems``)."""
 
     def send(self, request: Request) -> Reply:
         """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
@@ -96,7 +100,9 @@ class EngineClient:
             wire = json_copy(message) if copies and not observe else message
         except (TypeError, ValueError) as exc:  # an oracle bug, not the engine's
             raise RuntimeError(f"request is not JSON data: {message!r}") from exc
-        if self.strict and (found := schemas.problems("request", wire)):
+        if type(request) is Setup:
+            self.game = request.game
+        if self.strict and (found := schemas.request_problems(wire, self.game)):
             return Errored(f"strict protocol: the oracle's request breaks the request "
                            f"schema: {'; '.join(found[:5])}")
         try:

@@ -184,6 +184,7 @@ class PipeEngine:
         self._last_fault: str | None = None
         self._failed_starts = 0  # handshakes failed in a row
         self._start_fault = ""  # what the last failed start said
+        self._game: str | None = None  # of the last setup: strict mode checks its requests
 
     # -- the Engine interface -----------------------------------------------------------
 
@@ -306,6 +307,8 @@ class PipeEngine:
         rid = self._next_id
         asked = (rid, request, handshake)
         wire = {"id": rid, **request}
+        if request.get("op") == "setup":
+            self._game = request.get("game")
         if self.strict:
             self._check("request", wire, f"the oracle's {_words(asked)}")
         self._next_id += 1
@@ -333,9 +336,10 @@ class PipeEngine:
         return reply
 
     def _check(self, schema: str, message: JSON, whose: str) -> None:
-        from oracle.protocol.validate import problems
+        from oracle.protocol.validate import problems, request_problems
 
-        found = problems(schema, message)
+        found = (request_problems(message, self._game) if schema == "request"
+                 else problems(schema, message))
         if found:
             raise _StrictViolation(f"strict protocol: {whose} breaks the {schema} schema: "
                                    + "; ".join(found[:5]))

@@ -137,6 +137,36 @@ def compiled(name: str) -> Check | None:
     return compile_schema(documents, load_schema(name)["$id"])
 
 
+def game_schema(game: str | None) -> str | None:
+    """The name of the schema that closes a game's requests (``request-ti4``), or None for a
+    game that has none (its game data is then only checked as ``request`` leaves it: open).
+    """
+    if not game:
+        return None
+    name = f"request-{game}"
+    return name if name in _names() else None
+
+
+@functools.cache
+def _names() -> frozenset[str]:
+    return frozenset(schema_names())
+
+
+def request_problems(instance: object, game: str | None) -> list[str]:
+    """Why a request breaks the contract, ``[]`` if it keeps it: the ``request`` schema, and
+    then (for a game that has one, ``game_schema``) its game's closed schema, which names
+    every state key, action type and target the oracle may send in that game.
+
+    ``game`` is the game of the request (a setup names it; an act or choose belongs to the
+    game of the last setup).
+    """
+    found = problems("request", instance)
+    name = game_schema(game)
+    if found or name is None:
+        return found
+    return [f"{p} (schema {name})" for p in problems(name, instance)]
+
+
 def problems(name: str, instance: object) -> list[str]:
     """Why ``instance`` breaks schema ``name``, one located line per error; ``[]`` if valid.
 
