@@ -51,8 +51,11 @@ class ContractCheck:
     def handle(self, request: dict[str, Any]) -> Any:
         if request.get("op") == "setup":
             self.game = request.get("game")
-        for problem in validate.request_problems(request, self.game):
-            self.breaches.append(f"{self.where}: {request.get('op')}: {problem}")
+        found = validate.request_problems(request, self.game)
+        kind = (request.get("action") or {}).get("type")
+        if request.get("op") == "act" and kind not in validate.action_types(str(self.game)):
+            found.append(f"action/type: {kind!r} is not a type the game's schema defines")
+        self.breaches += [f"{self.where}: {request.get('op')}: {problem}" for problem in found]
         return self.engine.handle(request)
 
 
@@ -95,6 +98,12 @@ def test_the_russian_scenarios_are_among_those_checked():
     assert "ti4/action-cards-ru.feature" in {loc.rsplit(":", 1)[0] for loc in locations}
 
 
+def test_each_game_defines_the_action_types_its_section_documents():
+    assert "use" in validate.action_types("eu-pop") and "use" not in validate.action_types("ti4")
+    assert "status_draw" in validate.action_types("ti4")
+    assert validate.action_types("chess") == ()
+
+
 def test_a_game_without_a_schema_of_its_own_is_checked_against_request_json_only():
     state = {"players": [{"name": "A", "anything": 1}], "anything": 2}
     assert validate.game_schema("chess") is None
@@ -104,17 +113,19 @@ def test_a_game_without_a_schema_of_its_own_is_checked_against_request_json_only
 
 
 def test_strict_mode_checks_an_act_against_the_game_of_the_last_setup():
-    """``--strict-protocol`` uses the same contract: an EU action type sent in a TI4 game
-    is the oracle's bug, reported as such, and never reaches the engine."""
+    """``--strict-protocol`` uses the same contract: EU's dice sent in a TI4 game are the
+    oracle's bug, reported as such, and never reach the engine."""
     from oracle.protocol import Act, Errored, Setup
 
     factory = load_factory(games()["ti4"].reference_engine)
     client = EngineClient(factory(), "reference", strict=True)
     client.send(Setup("ti4", {"players": [{"name": "Alice"}]}, 1))
-    reply = client.send(Act({"type": "discard_down"}))
+    reply = client.send(Act({"type": "play", "player": "Alice", "card": "Sabotage",
+                             "targets": {"dice": ["cavalry"]}}))
     assert isinstance(reply, Errored)
     assert "the oracle's request breaks the request schema" in reply.message
-    assert "request-ti4" in reply.message and "discard_down" in reply.message
+    assert "request-ti4" in reply.message and "'dice' was unexpected" in reply.message
+    assert client.transcript[-1][0]["op"] == "setup"  # the engine never saw the play
 
 
 def test_a_key_missing_from_the_schema_fails_the_check(monkeypatch):

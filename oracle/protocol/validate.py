@@ -152,6 +152,16 @@ def _names() -> frozenset[str]:
     return frozenset(schema_names())
 
 
+def action_types(game: str) -> tuple[str, ...]:
+    """The action types a game's closed schema defines: every type the oracle sends in that
+    game (another is left to the engine to answer ``unsupported``); () without a schema."""
+    name = game_schema(game)
+    if name is None:
+        return ()
+    branches = load_schema(name)["$defs"]["action"]["allOf"]
+    return tuple(b["if"]["properties"]["type"]["const"] for b in branches)
+
+
 def request_problems(instance: object, game: str | None) -> list[str]:
     """Why a request breaks the contract, ``[]`` if it keeps it: the ``request`` schema, and
     then (for a game that has one, ``game_schema``) its game's closed schema, which names
