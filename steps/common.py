@@ -20,10 +20,10 @@ from typing import Any
 from pytest_bdd import given, parsers, then, when
 
 from oracle.protocol import REFEREE, Rejected
-from oracle.scenario.outcomes import RuleViolation, ScenarioError
+from oracle.scenario.outcomes import EngineLacks, RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld, check_pile
-from oracle.suite.arguments import takes
+from oracle.suite.arguments import Argument, takes
 from oracle.suite.dsl import (
     CardRef,
     Pile,
@@ -108,6 +108,7 @@ PHRASES = {"ru": [
     (rf"(?P<player>{NAME}) сбрасывает (?P<cards>.+)", "{player} discards {cards}"),
     (rf"(?P<player>{NAME}) показывает (?P<cards>.+)", "{player} reveals {cards}"),
     (r"все игроки пасуют", "all players pass"),
+    (r"действие отклонено со ссылкой на (?P<rule>\S+)", "the action is rejected, citing {rule}"),
     (r"действие отклонено", "the action is rejected"),
     (r"действие разрешено", "the action is allowed"),
     (r"решения не ожидается", "no decision is pending"),
@@ -513,17 +514,33 @@ def _pile_is(oracle_world: ScenarioWorld, deck: str, which: str, pile: str,
     check_pile(f"the {deck} {which}{seen_by}", resolved, count, cards, hand=False)
 
 
-@then(parsers.re(r"the action is (?P<outcome>rejected|allowed)"))
-def _outcome(oracle_world: ScenarioWorld, outcome: str) -> None:
+@then(parsers.re(r"the action is (?P<outcome>rejected|allowed)(?:, citing (?P<rule>\S+))?"))
+@takes(rule=Argument("rule", asserts=True))
+def _outcome(oracle_world: ScenarioWorld, outcome: str, rule: str | None) -> None:
     """What the engine answered to the last action: the rules forbid it, or allow it. A
     scenario that expects a rejection has a twin that expects the same action allowed.
+    'citing RULE' also checks the rule the engine's rejection names (the rule id, or one of
+    its sentences, RULE#N); an engine that names none leaves the scenario unsupported.
 
     Example: Then the action is rejected
+    Example: Then the action is rejected, citing ti4:note-9
     """
-    if outcome == "rejected":
-        oracle_world.expect_rejected()
-    else:
+    if outcome == "allowed":
+        if rule:
+            raise ScenarioError("only a rejection cites a rule; write 'Then the action is "
+                                "allowed' or 'Then the action is rejected, citing ...'")
         oracle_world.expect_allowed()
+        return
+    rejected = oracle_world.expect_rejected()
+    if rule is None:
+        return
+    if rejected.rule is None:
+        raise EngineLacks(f"the engine rejected the action without naming the rule that "
+                          f"forbids it ({rejected.reason!r}); the scenario checks that it "
+                          f"cites {rule}")
+    if rejected.rule != rule and not rejected.rule.startswith(f"{rule}#"):
+        raise RuleViolation(f"the engine rejected the action citing {rejected.rule} "
+                            f"({rejected.reason!r}); the rule that forbids it is {rule}")
 
 
 @then(parsers.re(r"the effect of card (?P<ref>[A-Z]) (?P<neg>has not|has) happened"))

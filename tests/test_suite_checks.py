@@ -247,3 +247,22 @@ def _special(oracle_world):
     run = run_toy(oracle)
     assert run.code == 2
     assert "toy.feature:3: this text matches 2 given step definitions" in run.err
+
+
+def test_a_citation_of_a_rule_the_game_does_not_have_is_refused(oracle, toy):
+    toy(GOOD + "\n    Scenario: Drawing from nothing\n"
+        "      When Ann draws 1 main card\n"
+        "      Then the action is rejected, citing toy:22\n")
+    run = run_toy(oracle)
+    assert run.code == 2
+    assert "'toy:22' is not a rule of toy" in run.err and "did you mean toy:2" in run.err
+
+
+@pytest.mark.parametrize("text", ["toy:1", "toy:1#1", "toy:council:extra"])
+def test_a_citation_may_name_a_rule_a_sentence_or_a_committee_id(oracle, toy, text):
+    toy(GOOD + "\n    Scenario: Drawing from nothing\n"
+        "      Twin: Drawing takes the top card\n"
+        "      When Ann draws 1 main card\n"
+        f"      Then the action is rejected, citing {text}\n")
+    run = run_toy(oracle)
+    assert "is not a rule of toy" not in run.err

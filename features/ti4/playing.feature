@@ -89,9 +89,9 @@ Feature: Playing action cards
       Then the action is <outcome>
 
       Examples:
-        | situation                                                             | outcome  |
-        | Alice can play card A                                                 | allowed  |
-        | Alice would play card A when its ability cannot be completely resolved | rejected |
+        | situation                                                             | outcome                    |
+        | Alice can play card A                                                 | allowed                    |
+        | Alice would play card A when its ability cannot be completely resolved | rejected, citing ti4:2.6.1 |
 
   @ti4:2.6.2
   Rule: 2.6.2 Same-name cards cannot affect the same thing in one timing window
@@ -310,7 +310,7 @@ Feature: Playing action cards
       Given it is the action phase, Alice's turn
       And Alice holds "Repeal Law"
       When Alice plays "Repeal Law" targeting the law "Minister of Commerce"
-      Then the action is rejected
+      Then the action is rejected, citing ti4:note-9
 
     Scenario: Repeal Law can be played when a law is in play
       Given it is the action phase, Alice's turn

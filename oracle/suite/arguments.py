@@ -132,6 +132,8 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("phase", "a phase, one word", _name("phase"), values="phase"),
     Kind("laws", 'laws, quoted: "Minister of Commerce" and "Minister of War"',
          lambda game, text: [("law", n) for n in parse_quoted(text)], values="law"),
+    Kind("rule", "a rule id as a tag writes it (ti4:note-9), or one of its sentences "
+         "(ti4:note-9#1)", lambda game, text: [("rule", text.strip())]),
     Kind("choice", "one of the words shown", lambda game, text: []),
     Kind("text", "any text", lambda game, text: []),
 )}

@@ -63,6 +63,12 @@ def check_names(scenario: ScenarioDoc, game: Game, words: Vocabulary) -> list[Pr
 
 REJECTED = "the action is rejected"
 ALLOWED = "the action is allowed"
+CITING = ", citing "
+
+
+def is_rejection(text: str) -> bool:
+    """Whether a (English) step expects the last action rejected, citing a rule or not."""
+    return text == REJECTED or text.startswith(REJECTED + CITING)
 
 
 def check_order(scenario: ScenarioDoc, words: Vocabulary) -> list[Problem]:
@@ -78,7 +84,8 @@ def check_order(scenario: ScenarioDoc, words: Vocabulary) -> list[Problem]:
                            "first When or Then step sets the game up); put every Given "
                            "step before the first When or Then step")
             elif step.kind == "then" and not acted and \
-                    words.english(step.text) in (REJECTED, ALLOWED):
+                    (is_rejection(words.english(step.text))
+                     or words.english(step.text) == ALLOWED):
                 message = (f"'{words.english(step.text)}' checks the engine's answer to an "
                            "action, and no When step before it sends one; add the When step "
                            "it is about")
@@ -142,7 +149,21 @@ def _name_problem(kind: str, value: str, game: Game, players: list[str] | None,
         return None
     if kind == "new card variable":
         return None
+    if kind == "rule":
+        return _rule_problem(value, game)
     return game.facts.problem(kind, value)
+
+
+def _rule_problem(value: str, game: Game) -> str | None:
+    """A cited rule is a rule of the game's catalog (or one of its sentences, ``#N``), or an
+    id a committee namespace adds (``ti4:council:ID``, declared by a ruling)."""
+    rule_id = value.partition("#")[0]
+    ids = game.catalog.ids()
+    if rule_id in ids or (rule_id.startswith(f"{game.id}:") and rule_id.count(":") >= 2):
+        return None
+    near = closest(rule_id, ids)
+    return (f"{value!r} is not a rule of {game.id} (write the id as a tag does: "
+            f"{game.id}:RULE)" + (f"; did you mean {' or '.join(near)}?" if near else ""))
 
 
 def check_contradictions(scenarios: Iterable[ScenarioDoc], game: Game, words: Vocabulary,

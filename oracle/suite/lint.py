@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 
 from oracle.suite.content import (
     ALLOWED,
-    REJECTED,
     check_contradictions,
     check_names,
     check_order,
+    is_rejection,
 )
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game
@@ -277,7 +277,7 @@ def check_twins(scenarios: list[ScenarioDoc], words: Vocabulary | None = None
         if not any(rejections):
             continue
         if scenario.outline:
-            lines = {s.line for run in runs for s in run if en(s.text) == REJECTED}
+            lines = {s.line for run in runs for s in run if is_rejection(en(s.text))}
             allowed = {s.line for run in runs for s in run if en(s.text) == ALLOWED}
             if lines & allowed:
                 continue
@@ -305,7 +305,7 @@ def check_twins(scenarios: list[ScenarioDoc], words: Vocabulary | None = None
 
 
 def _rejections(steps: tuple, en: Callable[[str], str] = str) -> int:
-    return sum(1 for s in steps if en(s.text) == REJECTED)
+    return sum(1 for s in steps if is_rejection(en(s.text)))
 
 
 def _whens(steps: tuple, en: Callable[[str], str] = str) -> list[str]:

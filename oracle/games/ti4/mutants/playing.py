@@ -13,7 +13,7 @@ from oracle.games.kit import JSON, Rejection
 from oracle.games.kit.slips import returns
 from oracle.games.ti4.cards import SABOTAGE, CardFact
 from oracle.games.ti4.engine import ReferenceEngine as Ref
-from oracle.games.ti4.engine.state import RULE_2_6, RULE_2_6_1
+from oracle.games.ti4.engine.state import RULE_2_6, RULE_2_6_1, RULE_NOTE_9
 from oracle.games.ti4.mutants.base import mutant
 from oracle.mutants import Mutant
 
@@ -49,6 +49,13 @@ def _component_action_timing(*, turn: bool = True, phase: bool = True, once: boo
         return None
 
     return check
+
+
+def _incomplete_cited_as_missing_objects(self: Ref, name: str, fact: CardFact, targets: JSON
+                                         ) -> Rejection | None:
+    """Refuses the right plays, naming note 9 (no such object) instead of 2.6.1."""
+    refused = Ref.check_fully_resolvable(self, name, fact, targets)
+    return Rejection(refused.reason, RULE_NOTE_9) if refused else None
 
 
 # -- ti4:2.6.2 -------------------------------------------------------------------------------
@@ -161,6 +168,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("partial_component_action", ("2.6.1",),
            "a component action is allowed when it cannot be completely resolved",
            can_fully_resolve=returns(None)),
+    mutant("incomplete_action_cited_as_note_9", ("2.6.1",),
+           "a component action that cannot be completely resolved is refused citing note 9",
+           check_fully_resolvable=_incomplete_cited_as_missing_objects),
     # ti4:2.6.2
     mutant("same_name_stacking", ("2.6.2",),
            "same-name cards may be stacked in one timing window on the same thing",

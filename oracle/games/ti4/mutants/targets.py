@@ -61,6 +61,13 @@ def _some_object_is_enough(self: Ref, name: str, fact: CardFact, targets: JSON
     return Ref.check_required_objects(self, name, fact, targets)
 
 
+def _completeness_first() -> tuple[str, ...]:
+    checks = list(Ref.PLAY_CHECKS)
+    checks.remove("check_fully_resolvable")
+    checks.insert(checks.index("check_required_objects"), "check_fully_resolvable")
+    return tuple(checks)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     # ti4:note-7
     mutant("offensive_cards_on_self", ("note-7",),
@@ -89,6 +96,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("objects_checked_for_laws_only", ("note-9",),
            "only a card aimed at a law needs its object to exist; unit cards are not checked",
            check_required_objects=_laws_only),
+    mutant("missing_objects_cited_as_incomplete", ("note-9",),
+           "a card whose specific targets do not exist is refused as an incomplete component "
+           "action (2.6.1), the check of note 9 coming after it",
+           PLAY_CHECKS=_completeness_first()),
     mutant("named_target_not_checked", ("note-9",),
            "a card may be aimed at an object that does not exist if another of its kind does",
            check_required_objects=_some_object_is_enough),

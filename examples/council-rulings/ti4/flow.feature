@@ -1,0 +1,35 @@
+Feature: The Council's rulings on the game's flow around action cards
+  Rulings that need more than the cards: who may play when, the events that open a timing
+  window, the deal of Politics, costs, planets and laws (docs/rulings.md). Sources marked
+  "Living Rules Reference" are the action card notes published with the rules reference
+  (https://www.tirules.com/C_action_cards, the page ti4:note-11 points to); their Date is the
+  day the Council recorded the note, which the page does not date. The others are the
+  Council's own illustrative examples, and say so.
+
+  Background:
+    Given the players are Alice, Bob and Carol
+
+  @ti4:2.6.1
+  Rule: 2.6.1 Insubordination needs a tactic token to remove
+    Ruling: r1
+    Source: Living Rules Reference, action card notes, Insubordination, note 1 (https://www.tirules.com/C_action_cards)
+    Date: 2026-11-27
+    Authority: The Living Rules Reference, recorded by the Council of Rules
+    Status: official
+    Cites: ti4:2.6.1#2 "cannot completely resolve its ability"
+
+    Scenario: Insubordination cannot target a player with no command token in their tactic pool
+      Twin: Insubordination can target a player with a command token in their tactic pool
+      Given it is the action phase, Alice's turn
+      And Alice holds "Insubordination"
+      And Bob has 0 command tokens in his tactic pool
+      When Alice plays "Insubordination" targeting Bob
+      Then the action is rejected, citing ti4:2.6.1
+
+    Scenario: Insubordination can target a player with a command token in their tactic pool
+      Given it is the action phase, Alice's turn
+      And Alice holds "Insubordination"
+      And Bob has 1 command token in his tactic pool
+      When Alice plays "Insubordination" targeting Bob
+      Then the action is allowed
+      And Bob has 0 command tokens in his tactic pool
