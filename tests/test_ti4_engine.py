@@ -578,16 +578,28 @@ def test_yssaril_schemes_on_politics() -> None:
 
 def test_politics_secondary_spends_a_strategy_token_to_draw_two() -> None:
     engine = setup(politics_table())
+    accepted(act(engine, type="politics_primary", player="Alice", speaker="Cho"))
     accepted(act(engine, type="politics_secondary", player="Bob"))
     v = view(engine)
     assert v["players"]["Bob"]["command_tokens"]["strategy"] == 0
-    assert v["players"]["Bob"]["hand"]["cards"] == FILLER[:2]
+    assert v["players"]["Bob"]["hand"]["cards"] == FILLER[2:4]
 
 
 def test_politics_secondary_needs_a_strategy_token_and_not_the_card() -> None:
     engine = setup(politics_table())
+    accepted(act(engine, type="politics_primary", player="Alice", speaker="Cho"))
     reject_case(engine, "ti4:2.2", type="politics_secondary", player="Cho")
     reject_case(engine, "ti4:2.2", type="politics_secondary", player="Alice")
+
+
+def test_politics_secondary_follows_the_primary_in_its_strategic_action() -> None:
+    """ti4:66.3: "After the active player resolves the primary ability ..., each other
+    player ... may spend one command token": not before it, nor after that turn."""
+    engine = setup(politics_table())
+    reject_case(engine, "ti4:2.2", type="politics_secondary", player="Bob")
+    accepted(act(engine, type="politics_primary", player="Alice", speaker="Cho"))
+    accepted(act(engine, type="end_turn", player="Alice"))
+    reject_case(engine, "ti4:2.2", type="politics_secondary", player="Bob")
 
 
 # -- playing cards: timing ----------------------------------------------------------------------

@@ -401,6 +401,7 @@ class Ti4Engine {
       turn: 0,
       windowOccurrence: 0,
       actionTaken: false,
+      strategicAction: null, // the card whose primary was resolved this turn (ti4:66.3)
       exhausted: [],
       nextSeq: 0,
     };
@@ -647,6 +648,7 @@ class Ti4Engine {
     game.speaker = speaker.name;
     game.exhausted.push(POLITICS);
     game.actionTaken = true;
+    game.strategicAction = POLITICS;
     this.emit('speaker', { player: speaker.name });
     this.playerDraws(player, POLITICS_DRAW); // Neural Motivator does not apply here
   }
@@ -659,6 +661,10 @@ class Ti4Engine {
     if (game.phase !== 'action') reject('Politics is resolved in the action phase', RULE.r2_2);
     if (player.strategyCards.includes(POLITICS)) {
       reject(`${player.name} holds Politics and resolves its primary`, RULE.r2_2);
+    }
+    if (game.strategicAction !== POLITICS) {
+      reject("Politics' secondary ability is resolved after the active player resolves its primary",
+        RULE.r2_2);
     }
     if ((player.commandTokens.strategy || 0) < 1) {
       reject(`${player.name} has no command token in their strategy pool`, RULE.r2_2);
@@ -726,6 +732,7 @@ class Ti4Engine {
     game.activePlayer = order[(order.indexOf(player.name) + 1) % order.length];
     game.turn += 1;
     game.actionTaken = false;
+    game.strategicAction = null;
     this.openWindow(ACTION_WINDOW);
     this.emit('turn', { player: game.activePlayer });
   }

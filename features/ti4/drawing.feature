@@ -53,13 +53,17 @@ Feature: Drawing action cards
       And the action deck is 3 cards
 
     Scenario Outline: The secondary ability of Politics spends a strategy token to draw two
+      # Bob is the first player clockwise from Alice, so he is the first who may.
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Bob has <tokens> command tokens in his strategy pool
       And card A is any card
       And card B is any other card
-      And the action deck is card A, card B and 3 other cards
-      When Bob resolves the secondary ability of Politics
+      And card C is any other card
+      And card D is any other card
+      And the action deck is card C, card D, card A, card B and 3 other cards
+      When Alice resolves the primary ability of Politics, choosing Carol as speaker
+      And Bob resolves the secondary ability of Politics
       Then the action is <outcome>
       And Bob holds <hand>
       And Bob has <left> command tokens in his strategy pool
@@ -73,13 +77,29 @@ Feature: Drawing action cards
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And the action deck is 5 cards
-      When <player> resolves the secondary ability of Politics
+      When Alice resolves the primary ability of Politics, choosing Carol as speaker
+      And <player> resolves the secondary ability of Politics
       Then the action is <outcome>
 
       Examples:
         | player | outcome  |
-        | Carol  | allowed  |
+        | Bob    | allowed  |
         | Alice  | rejected |
+
+    Scenario Outline: The secondary ability is resolved after the primary ability
+      Given it is the action phase, Alice's turn
+      And Alice has the Politics strategy card
+      And card A is any card
+      And Alice holds card A
+      And the action deck is 5 cards
+      When <first>
+      And Bob resolves the secondary ability of Politics
+      Then the action is <outcome>
+
+      Examples:
+        | first                                                                   | outcome  |
+        | Alice resolves the primary ability of Politics, choosing Carol as speaker | allowed  |
+        | Alice reveals card A                                                    | rejected |
 
     Scenario: Neural Motivator adds nothing to a Politics draw
       Given it is the action phase, Alice's turn

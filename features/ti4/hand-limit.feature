@@ -60,9 +60,17 @@ Feature: The action card hand limit
         | phase                          | setup                                | event                                                                 |
         | the action phase, Alice's turn | Carol holds 1 card                   | Bob draws 1 action card                                               |
         | the status phase               | Carol holds 1 card                   | the status phase step "Draw Action Cards" is resolved                 |
-        | the action phase, Alice's turn | Alice has the Politics strategy card | Bob resolves the secondary ability of Politics                        |
         | the action phase, Bob's turn   | Bob has the Politics strategy card   | Bob resolves the primary ability of Politics, choosing Carol as speaker |
         | the action phase, Alice's turn | Alice is the Hacan player            | Alice gives card A to Bob in a transaction                            |
+
+    Scenario: A hand goes over the limit when Politics' secondary ability draws
+      Given it is the action phase, Alice's turn
+      And Alice has the Politics strategy card
+      And Bob holds 7 cards
+      And the action deck is 4 cards
+      When Alice resolves the primary ability of Politics, choosing Carol as speaker
+      And Bob resolves the secondary ability of Politics
+      Then Bob must keep 7 cards
 
   @ti4:2.4.1
   Rule: 2.4.1 A game effect can raise or lower the hand limit

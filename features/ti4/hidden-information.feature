@@ -34,8 +34,20 @@ Feature: What players may see of action cards
         | phase                          | setup                                | source                                      | event                                                 | held                    | n |
         | the action phase, Alice's turn | Carol holds 1 card                   | the action deck is card A and 3 other cards | Bob draws 1 action card                               | card A                  | 1 |
         | the status phase               | Carol holds 1 card                   | the action deck is card A and 3 other cards | the status phase step "Draw Action Cards" is resolved | card A                  | 1 |
-        | the action phase, Alice's turn | Alice has the Politics strategy card | the action deck is card A and 3 other cards | Bob resolves the secondary ability of Politics        | card A and 1 other card | 2 |
         | the action phase, Alice's turn | Alice is the Hacan player            | Alice holds card A                          | Alice gives card A to Bob in a transaction            | card A                  | 1 |
+
+    Scenario: Cards Politics' secondary ability draws are seen by their owner only
+      Given it is the action phase, Alice's turn
+      And Alice has the Politics strategy card
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And the action deck is card B, card C, card A and 3 other cards
+      When Alice resolves the primary ability of Politics, choosing Carol as speaker
+      And Bob resolves the secondary ability of Politics
+      Then Bob holds card A and 1 other card
+      And Bob holds 2 hidden cards as seen by Carol
+      And Bob holds 2 hidden cards as seen by a spectator
 
     Scenario: A played card is public; the rest of the hand stays hidden
       Given card A is any "Action" card
@@ -71,9 +83,19 @@ Feature: What players may see of action cards
         | phase                          | setup                              | event                                                 | n |
         | the action phase, Alice's turn | Carol holds 1 card                 | Alice draws 2 action cards                            | 5 |
         | the status phase               | Carol holds 1 card                 | the status phase step "Draw Action Cards" is resolved | 4 |
-        | the action phase, Bob's turn   | Bob has the Politics strategy card | Alice resolves the secondary ability of Politics      | 5 |
         | the action phase, Alice's turn | Alice can play card A              | Alice plays card A                                    | 2 |
         | the action phase, Alice's turn | Alice is the Hacan player          | Alice gives card A to Bob in a transaction            | 2 |
+
+    Scenario: A hand's public size follows Politics' secondary ability
+      # Alice is the first player clockwise from Carol, so she is the first who may.
+      Given it is the action phase, Carol's turn
+      And Carol has the Politics strategy card
+      And Alice holds 3 cards
+      And the action deck is 4 cards
+      When Carol resolves the primary ability of Politics, choosing Bob as speaker
+      And Alice resolves the secondary ability of Politics
+      Then Alice holds 5 cards as seen by Bob
+      And Alice holds 5 cards as seen by a spectator
 
   @ti4:note-3
   Rule: Note 3 A player may reveal any or all of the cards in their hand

@@ -115,6 +115,9 @@ class GameState:
     turn: int = 0
     window_occurrence: int = 0
     action_taken: bool = False
+    #: The strategy card whose strategic action the active player is taking this turn: its
+    #: primary ability was resolved, so the other players may resolve its secondary.
+    strategic_action: str | None = None
     exhausted: set[str] = field(default_factory=set)
     next_seq: int = 0
 

@@ -51,11 +51,18 @@ class TurnActions:
         game.speaker = speaker.name
         game.exhausted.add(self.POLITICS)
         game.action_taken = True
+        game.strategic_action = self.POLITICS
         self.emit("speaker", player=speaker.name)
         self.player_draws(player, self.politics_draw_count(player))
 
+    def secondary_open(self, card: str) -> bool:
+        """ti4:66.3: a strategy card's secondary ability is resolved after the active player
+        resolves its primary ability, in that strategic action (this turn)."""
+        return self.g.strategic_action == card
+
     def act_politics_secondary(self, action: JSON) -> None:
-        """ti4:2.2: another player spends a strategy-pool token to draw two."""
+        """ti4:2.2: another player spends a strategy-pool token to draw two, after the active
+        player resolved the primary ability (ti4:66.3)."""
         game = self.g
         player = self.player(action.get("player"))
         self.require(self.check_nothing_being_played("resolve Politics"))
@@ -66,6 +73,10 @@ class TurnActions:
             raise Rejected(
                 Rejection(f"{player.name} holds Politics and resolves its primary", RULE_2_2)
             )
+        if not self.secondary_open(self.POLITICS):
+            raise Rejected(Rejection("Politics' secondary ability is resolved only after the "
+                                     "active player resolves its primary ability, in that "
+                                     "strategic action", RULE_2_2))
         if player.command_tokens.get("strategy", 0) < 1:
             raise Rejected(
                 Rejection(f"{player.name} has no command token in their strategy pool", RULE_2_2)
@@ -116,6 +127,7 @@ class TurnActions:
         game.active_player = order[(order.index(player.name) + 1) % len(order)]
         game.turn += 1
         game.action_taken = False
+        game.strategic_action = None
         self.open_window("Action")
         self.emit("turn", player=game.active_player)
 

@@ -50,6 +50,10 @@ def _holder_uses_secondary(self: Ref, action: Any) -> None:
         player.strategy_cards = held
 
 
+def _secondary_any_time(self: Ref, card: str) -> bool:
+    return True
+
+
 def _neural_motivator_on_politics(self: Ref, player: Any) -> int:
     return self.POLITICS_DRAW + (self.NEURAL_MOTIVATOR in player.technologies)
 
@@ -174,6 +178,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("politics_holder_uses_secondary", ("2.2",),
            "the player holding Politics may resolve its secondary ability too",
            act_politics_secondary=_holder_uses_secondary),
+    mutant("politics_secondary_before_primary", ("2.2",),
+           "Politics' secondary ability may be resolved before (or without) the primary",
+           secondary_open=_secondary_any_time),
     mutant("politics_draws_one", ("2.2",),
            "Politics draws one action card, not two", POLITICS_DRAW=1),
     mutant("neural_motivator_on_politics", ("2.2",),
