@@ -12,6 +12,17 @@ from pathlib import Path
 
 import pytest
 
+from oracle.games.kit.sentences import (
+    Clause,
+    Numbering,
+    Waiver,
+    apply_clauses,
+    check_tables,
+    split_located,
+    split_sentences,
+    waivers_of,
+)
+from oracle.games.kit.sources import CatalogError
 from oracle.suite.catalog import CatalogFileError, closest_anchors, load_catalog
 
 OLD_STYLE = """\
@@ -130,3 +141,42 @@ def test_closest_anchors(tmp_path: Path) -> None:
     assert closest_anchors(catalog, "1.1#3") == ["toy:1.1#3", "toy:1.1#1"]
     assert closest_anchors(catalog, "toy:7.l#1")[0] == "toy:7.1#1"
     assert closest_anchors(catalog, "elsewhere:99#1") == []
+
+
+# -- how importers split and number (oracle.games.kit.sentences) ----------------------------
+
+
+def test_the_shared_splitter() -> None:
+    assert split_sentences("Take it (see p. 13) now. See more in section 7.2.") == [
+        "Take it (see p. 13) now.", "See more in section 7.2."]
+    assert split_sentences("Remove any `z` from their Changed Nat. Focus slot. Then rest.") == [
+        "Remove any `z` from their Changed Nat. Focus slot.", "Then rest."]
+    assert split_sentences("Its value is “3”. Next. «Политика» — да! Он ждёт.") == [
+        "Its value is “3”.", "Next.", "«Политика» — да!", "Он ждёт."]
+    assert split_located([(3, "One sentence that wraps"), (4, "  here. And a second"),
+                          (5, "one. Third.")]) == [
+        (3, "One sentence that wraps here."), (4, "And a second one."), (5, "Third.")]
+
+
+def test_numbers_are_kept_renewed_and_never_reused() -> None:
+    numbering = Numbering(current={"1.1": [(1, "A."), (2, "B."), (3, "C.")]},
+                          retired={"1.1": [(4, "D.")]})
+    assert numbering.number("1.1", ["C.", "New.", "A."]) == (
+        [3, 5, 1], [{"n": 2, "text": "B."}, {"n": 4, "text": "D."}])
+    assert numbering.number("9.9", ["X.", "Y."]) == ([1, 2], [])
+
+
+def test_clauses_and_waivers_are_checked_against_the_text() -> None:
+    located = [(7, "It is red and it is round."), (8, "Then stop.")]
+    clause = Clause("1.1", "and it is round", "two facts")
+    assert apply_clauses("1.1", located, [clause], path="toy.md") == [
+        (7, "It is red"), (7, "and it is round."), (8, "Then stop.")]
+    with pytest.raises(CatalogError, match="clause split") as caught:
+        apply_clauses("1.1", located, [Clause("1.1", "and it is square", "")], path="toy.md")
+    assert (caught.value.path, caught.value.line, caught.value.item_id) == ("toy.md", 7, "1.1")
+    assert waivers_of("1.1", ["It is red", "Then stop."], [Waiver("1.1", "It is", "print")],
+                      path="toy.md") == ["print", None]
+    with pytest.raises(CatalogError, match="matches 0 sentences"):
+        waivers_of("1.1", ["Then stop."], [Waiver("1.1", "It is", "print")], path="toy.md")
+    with pytest.raises(CatalogError, match="not in the catalog"):
+        check_tables(["1.1"], [], [Waiver("1.2", "It", "why")], path="toy.md")

@@ -156,6 +156,37 @@ def test_a_related_chapter_contributes_only_its_listed_heading(sources: Path) ->
     assert ids == EXPECTED_IDS
 
 
+def test_each_statement_is_its_sentences_split_only_by_the_clause_table(
+        catalog: dict[str, Any]) -> None:
+    split = {r["id"]: [s["text"] for s in r["sentences"]] for r in catalog["rules"]
+             if len(r["sentences"]) > 1}
+    assert sorted(split) == sorted(c.owner for c in importer.CLAUSES)
+    assert split["6.2.covert.3"] == ["If a card is countered, it is discarded",
+                                     "and its cost must still be paid."]
+    for rule in catalog["rules"]:
+        assert " ".join(s["text"] for s in rule["sentences"]) == rule["text"]
+        assert {s["line"] for s in rule["sentences"]} == {
+            int(rule["source"].split(" > ")[0].rpartition(":")[2])}
+    waived = {f"{r['id']}#{s['n']}" for r in catalog["rules"] for s in r["sentences"]
+              if "waiver" in s}
+    assert waived == {"6.action-cards.3#1", "6.2.battle.2#1"}
+
+
+def test_a_changed_statement_gets_a_new_anchor_and_keeps_the_others(
+        sources: Path, tmp_path: Path) -> None:
+    previous = tmp_path / "catalog.yaml"
+    previous.write_bytes(CATALOG_PATH.read_bytes())
+    edit(sources, importer.CHAPTER, "let them remain as a discard pile",
+         "let them remain in a discard pile")
+    built = importer.build_catalog(sources, previous)
+    by_id = {r["id"]: r for r in built["rules"]}
+    assert [s["n"] for s in by_id["6.decks.4"]["sentences"]] == [2]
+    assert by_id["6.decks.4"]["retired"][0]["n"] == 1
+    before = yaml.safe_load(CATALOG_PATH.read_text(encoding="utf-8"))
+    assert [r for r in built["rules"] if r["id"] != "6.decks.4"] == [
+        r for r in before["rules"] if r["id"] != "6.decks.4"]
+
+
 def test_sentences_split_at_ends_only() -> None:
     assert importer.split_sentences("Take it (see p. 13) now. See more in section 7.2.") == [
         "Take it (see p. 13) now.", "See more in section 7.2."]

@@ -326,6 +326,159 @@ def test_shifted_alignment_table_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
         importer.build_catalog(importer.DEFAULT_SOURCES)
 
 
+# ----------------------------------------------------------------------------- sentences
+
+ENGLISH = (importer.CANONICAL, importer.MARKDOWN, importer.HTML_PAGE)
+NOTE_2 = "The number of action cards in a player’s hand is public information."
+
+
+def edit_english(root: Path, old: str, new: str) -> None:
+    """The same edit in all three English renderings (the cross-check wants them to agree)."""
+    for rel in ENGLISH:
+        edit(root, rel, old, new)
+
+
+def sentences_of(catalog: dict[str, Any], rule_id: str) -> list[tuple[int, str]]:
+    return [(s["n"], s["text"]) for s in rules_by_id(catalog)[rule_id]["sentences"]]
+
+
+def test_every_rule_is_its_sentences_in_order(catalog: dict[str, Any]) -> None:
+    for rule in catalog["rules"]:
+        assert " ".join(s["text"] for s in rule["sentences"]) == rule["text"], rule["id"]
+        assert [s["n"] for s in rule["sentences"]] == list(range(1, len(rule["sentences"]) + 1))
+    assert sentences_of(catalog, "2.4") == [
+        (1, "Each player’s hand can have a maximum of seven action cards."),
+        (2, "If a player ever has more than seven action cards, that player must choose seven "
+            "cards to keep and discard the rest.")]
+    rules = rules_by_id(catalog)
+    assert [s["line"] for s in rules["2.6.1"]["sentences"]] == [28, 29]  # where each starts
+
+
+def test_the_editorial_clauses_and_waivers(catalog: dict[str, Any]) -> None:
+    assert sentences_of(catalog, "2.6") == [
+        (1, "The first paragraph of each action card is presented in bold text"),
+        (2, "and describes the timing of when that card’s ability can be resolved.")]
+    assert sentences_of(catalog, "2.8")[1] == (2, "and is discarded.")
+    assert sentences_of(catalog, "note-10")[2] == (3, "and the Hacan player cannot trade them.")
+    waived = {f"{r['id']}#{s['n']}": s["waiver"] for r in catalog["rules"]
+              for s in r["sentences"] if "waiver" in s}
+    assert list(waived) == ["2.6#1"] and "bold" in waived["2.6#1"]
+    assert all(clause.why.strip() for clause in importer.CLAUSES)
+
+
+def test_the_russian_is_aligned_sentence_by_sentence(catalog: dict[str, Any]) -> None:
+    rules = rules_by_id(catalog)
+    ru = [s["translations"]["ru"] for s in rules["2.4"]["sentences"]]
+    assert ru[0].startswith("У каждого игрока") and ru[1].startswith("Если у игрока")
+    assert [s["translations"]["ru"] for s in rules["2.8"]["sentences"]] == [
+        "Если карта действия отменена, её эффект не применяется,", "а карта сбрасывается."]
+    assert rules["note-10"]["sentences"][2]["translations"]["ru"].startswith("Хакан")
+    for rule in catalog["rules"]:
+        translated = ["translations" in s for s in rule["sentences"]]
+        assert all(translated) if rule["translation"] else not any(translated), rule["id"]
+
+
+def test_a_swapped_russian_sentence_alignment_is_refused(monkeypatch: pytest.MonkeyPatch,
+                                                         sources: Path) -> None:
+    checks = dict(importer.RU_SENTENCE_CHECKS)
+    checks["2.7"] = tuple(reversed(checks["2.7"]))
+    monkeypatch.setattr(importer, "RU_SENTENCE_CHECKS", checks)
+    with pytest.raises(CatalogError, match="sentence alignment check failed") as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.item_id) == (importer.RUSSIAN, "2.7")
+
+
+def test_a_russian_sentence_merged_into_another_is_refused(sources: Path) -> None:
+    edit(sources, importer.RUSSIAN, "тексте. Затем он", "тексте, затем он")
+    with pytest.raises(CatalogError, match="RU_SENTENCE_CHECKS") as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.item_id) == (importer.RUSSIAN, "2.7")
+    assert caught.value.line is not None
+
+
+def test_a_russian_sentence_the_table_says_is_missing_is_absent(
+        monkeypatch: pytest.MonkeyPatch, sources: Path) -> None:
+    edit(sources, importer.RUSSIAN, " Затем он кладёт карту в\xa0стопку сброса колоды действий.",
+         "")
+    checks = {**importer.RU_SENTENCE_CHECKS, "2.7": (("reads and resolves", "читает"),
+                                                     ("discards the card", None))}
+    monkeypatch.setattr(importer, "RU_SENTENCE_CHECKS", checks)
+    built = importer.build_catalog(sources)
+    first, second = rules_by_id(built)["2.7"]["sentences"]
+    assert first["translations"]["ru"].startswith("Чтобы сыграть") and "translations" not in second
+
+
+def test_a_rendering_whose_sentences_do_not_line_up_is_named(sources: Path) -> None:
+    edit(sources, importer.MARKDOWN, NOTE_2, NOTE_2 + " So is the discard pile.")
+    with pytest.raises(CatalogError, match="sentences do not line up") as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.line, caught.value.item_id) == (
+        importer.MARKDOWN, 20, "note-2")
+    assert "So is the discard pile." in str(caught.value)
+
+
+def test_a_clause_split_the_rendering_lacks_is_named(sources: Path) -> None:
+    edit(sources, importer.HTML_PAGE, "no effect and is discarded", "no effect, then discarded")
+    with pytest.raises(CatalogError, match="clause split") as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.item_id) == (importer.HTML_PAGE, "2.8")
+
+
+def test_a_rendering_known_to_word_a_rule_otherwise_is_kept(
+        monkeypatch: pytest.MonkeyPatch, sources: Path) -> None:
+    edit(sources, importer.MARKDOWN, "is public information", "is open information")
+    with pytest.raises(CatalogError, match="RENDERING_WORDING"):
+        importer.build_catalog(sources)
+    monkeypatch.setattr(importer, "RENDERING_WORDING",
+                        {(importer.MARKDOWN, "note-2"): "a test's reworded wiki"})
+    built = importer.build_catalog(sources)
+    (sentence,) = rules_by_id(built)["note-2"]["sentences"]
+    assert sentence["text"] == NOTE_2
+    assert sentence["renderings"] == {importer.MARKDOWN: NOTE_2.replace("public", "open")}
+    assert all("renderings" not in s for r in built["rules"] if r["id"] != "note-2"
+               for s in r["sentences"])
+
+
+def test_anchors_are_kept_across_reimports(sources: Path, tmp_path: Path) -> None:
+    """Unchanged sentences keep their numbers; a new or changed one gets the next unused
+    number; a removed one's number is retired and never given again."""
+    previous = tmp_path / "catalog.yaml"
+
+    def reimport() -> dict[str, Any]:
+        built = importer.build_catalog(sources, previous)
+        previous.write_text(importer.render(built), encoding="utf-8")
+        return built
+
+    fresh = importer.build_catalog(sources, None)
+    assert importer.render(fresh) == CATALOG_PATH.read_text(encoding="utf-8")
+    previous.write_bytes(CATALOG_PATH.read_bytes())
+    edit_english(sources, NOTE_2, "Hands are held face down. " + NOTE_2)
+    built = reimport()
+    assert sentences_of(built, "note-2") == [(2, "Hands are held face down."), (1, NOTE_2)]
+    changed = NOTE_2.replace("public information", "public knowledge")
+    edit_english(sources, NOTE_2, changed)
+    built = reimport()
+    assert sentences_of(built, "note-2") == [(2, "Hands are held face down."), (3, changed)]
+    edit_english(sources, "Hands are held face down. ", "")
+    built = reimport()
+    assert sentences_of(built, "note-2") == [(3, changed)]
+    assert rules_by_id(built)["note-2"]["retired"] == [
+        {"n": 1, "text": NOTE_2}, {"n": 2, "text": "Hands are held face down."}]
+    edit_english(sources, changed, NOTE_2)  # back to the first wording: a new number still
+    assert sentences_of(reimport(), "note-2") == [(4, NOTE_2)]
+    unchanged = [r for r in built["rules"] if r["id"] != "note-2"]
+    assert unchanged == [r for r in fresh["rules"] if r["id"] != "note-2"]
+
+
+def test_the_catalogs_round_trip_byte_for_byte() -> None:
+    from oracle.games.eu_pop import importer as eu
+
+    for path, render in ((CATALOG_PATH, importer.render),
+                         (REPO / "features" / "eu-pop" / "catalog.yaml", eu.render)):
+        text = path.read_text(encoding="utf-8")
+        assert render(yaml.safe_load(text)) == text, path
+
+
 # ----------------------------------------------------------------------------- cards
 
 

@@ -43,9 +43,11 @@ from oracle.games.eu_pop.importer.common import (
 from oracle.games.eu_pop.importer.mapping import check_table, map_sentences
 from oracle.games.eu_pop.importer.table import (
     ACTION_CARDS,
+    CLAUSES,
     SECTIONS,
     SPECIAL_CARDS,
     THREE_DECKS,
+    WAIVERS,
     Section,
     Statement,
 )
@@ -55,6 +57,13 @@ from oracle.games.eu_pop.importer.wiki import (
     parse_source,
     render_inline,
     split_sentences,
+)
+from oracle.games.kit.sentences import (
+    Numbering,
+    apply_clauses,
+    check_tables,
+    sentence_records,
+    waivers_of,
 )
 from oracle.games.kit.sources import (
     CatalogError,
@@ -69,6 +78,7 @@ __all__ = [
     "ACTION_CARDS",
     "CATALOG_FILE",
     "CHAPTER",
+    "CLAUSES",
     "CLEANUP",
     "DEFAULT_OUT",
     "DEFAULT_SOURCES",
@@ -80,6 +90,7 @@ __all__ = [
     "SPECIAL_CARDS",
     "THREE_DECKS",
     "TITLE",
+    "WAIVERS",
     "CatalogError",
     "Section",
     "Sentence",
@@ -100,13 +111,21 @@ def _source_ref(sentence: Sentence) -> str:
     return f"{sentence.source}:{sentence.line} > {' > '.join(sentence.headings)}"
 
 
-def build_catalog(sources_dir: Path = DEFAULT_SOURCES) -> dict[str, Any]:
-    """Read the sources, map every sentence to its id, return the catalog as plain data."""
+def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
+                  previous: Path | None = DEFAULT_OUT / CATALOG_FILE) -> dict[str, Any]:
+    """Read the sources, map every sentence to its id, return the catalog as plain data.
+
+    ``previous`` is the catalog whose sentence numbers are kept (the committed one unless
+    told otherwise; none if absent).
+    """
     sources_dir = Path(sources_dir)
     sentences = {rel: parse_source(read_source(sources_dir, rel, "--sources"), rel)
                  for rel, _ in SOURCES}
+    mapped = map_sentences(sentences)
+    check_tables([statement.id for statement, _ in mapped], CLAUSES, WAIVERS, path=CHAPTER)
+    numbering = Numbering.read(previous)
     rules: list[dict[str, Any]] = []
-    for statement, sentence in map_sentences(sentences):
+    for statement, sentence in mapped:
         entry: dict[str, Any] = {
             "id": statement.id,
             "kind": "rule",
@@ -119,6 +138,12 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES) -> dict[str, Any]:
             entry["untestable_reason"] = statement.untestable
         if statement.remark is not None:
             entry["remark"] = statement.remark
+        located = apply_clauses(statement.id, [(sentence.line, sentence.text)], CLAUSES,
+                                path=sentence.source)
+        entry.update(sentence_records(
+            statement.id, located, numbering,
+            waivers=waivers_of(statement.id, [t for _, t in located], WAIVERS,
+                               path=sentence.source)))
         rules.append(entry)
     return {
         "game": GAME,
@@ -142,8 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("--out", DEFAULT_OUT, "where the catalog goes"),
     ), "write nothing; exit 1 if the catalog is stale")
     args = parser.parse_args(argv)
+    previous = args.out / CATALOG_FILE
     return write_outputs(
-        lambda: [(args.out / CATALOG_FILE, render(build_catalog(args.sources)))],
+        lambda: [(previous, render(build_catalog(
+            args.sources, previous if previous.exists() else DEFAULT_OUT / CATALOG_FILE)))],
         check=args.check, module=MODULE,
         hint="The sources are kept as received: if a source changed, review the change and "
              f"update the sentence table in {MODULE}; if a path is wrong, pass --sources.",

@@ -1,8 +1,10 @@
-"""The reviewed sentence -> id table of the EU catalog.
+"""The reviewed sentence -> id table of the EU catalog, and its clause splits and waivers.
 
 Why a table: the rulebook chapter numbers nothing below "6.1" and "6.2", so the ids are ours
 and must never move; each is written once here, next to the opening words of the sentence it
-stands for, with the editorial reason a sentence is untestable and the reading we test.
+stands for, with the editorial reason a sentence is untestable and the reading we test. Each
+statement is one sentence, so its anchor is ``#1`` unless it states two things: then
+``CLAUSES`` splits it, and ``WAIVERS`` marks a clause that states no behaviour.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oracle.games.eu_pop.importer.common import CHAPTER, CLEANUP
+from oracle.games.kit.sentences import Clause, Waiver
 
 ACTION_CARDS = "6. Action Cards"
 THREE_DECKS = "6.1 The Three Decks"
@@ -180,4 +183,39 @@ SECTIONS: tuple[Section, ...] = (
         S("4.5.c.2", "Players may choose which card(s) to discard."),
         S("4.5.c.3", "Display Cards that are in play do not count towards the 5-card limit."),
     ),
+)
+
+#: Editorial splits: a statement that states two things is cited as two clauses, split where
+#: the second begins.
+CLAUSES: tuple[Clause, ...] = (
+    Clause("6.action-cards.3", "and is always of the type",
+           "where the cost is printed, and which Monarch Power pays it: only the second is "
+           "something an engine does"),
+    Clause("6.action-cards.6", "and then discard that card",
+           "resolving the effect and discarding the card are broken apart by different "
+           "mistakes (a card kept in hand, an effect skipped)"),
+    Clause("6.cards-in-hand.2", "but this is only checked in Phase 5, Step C",
+           "the limit and the moment it is checked: a hand over 5 between checks is legal, "
+           "which the first clause alone does not say"),
+    Clause("6.2.display.2", "and charged up with a number of your",
+           "where the card goes when played (on display) and the charges it gets: two "
+           "behaviours an engine can get wrong apart"),
+    Clause("6.2.display.9", "and never 2 of the same card",
+           "two limits on Display Cards in play: how many, and no two of one card"),
+    Clause("6.2.battle.2", "and can be used in any Battle",
+           "how a Battle Action is marked in print, and when it may be used"),
+    Clause("6.2.covert.3", "and its cost must still be paid",
+           "two consequences of a counter: the card is discarded, and its cost is paid "
+           "all the same"),
+)
+
+#: Editorial waivers: clauses of testable statements that state nothing an engine does.
+WAIVERS: tuple[Waiver, ...] = (
+    Waiver("6.action-cards.3", "The Monarch Power (`d`) cost of playing an Action Card is "
+           "indicated in the card's top left corner",
+           "where the cost is printed on the card; an engine shows no print (the card "
+           "facts record each cost), and which Monarch Power pays is the next clause"),
+    Waiver("6.2.battle.2", "These Actions are marked with a `€` icon",
+           "how a Battle Action is recognised in print; the card facts record it as the "
+           "kind 'battle'"),
 )

@@ -11,6 +11,7 @@ import html
 import re
 from dataclasses import dataclass
 
+from oracle.games.kit.sentences import split_sentences
 from oracle.games.kit.sources import CatalogError
 from oracle.games.kit.sources import collapse as _collapse
 
@@ -30,9 +31,6 @@ _MD_HEADING = re.compile(r"^(?P<marks>#{1,6})\s+(?P<title>.*?)\s*$")
 _CODE = re.compile(r"<code>(?P<icon>[^<]*)</code>")
 _ICON_IN_PARENS = re.compile(r"\s*\(\s*(?:<code>[^<]*</code>|`[^`]*`)\s*\)")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+")
-#: A sentence ends at . ! or ? followed by a space and a capital, an icon or an opening mark;
-#: "p. 13" and "7.2." inside a sentence are therefore never ends.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\"'])")
 
 
 def render_inline(text: str) -> str:
@@ -50,10 +48,6 @@ def render_inline(text: str) -> str:
 def heading_title(raw: str) -> str:
     """A heading as the table names it: the icon after a title, ``Display Cards (™)``, dropped."""
     return render_inline(_ICON_IN_PARENS.sub("", raw))
-
-
-def split_sentences(paragraph: str) -> list[str]:
-    return [s for s in _SENTENCE_END.split(paragraph) if s]
 
 
 def parse_source(text: str, rel: str) -> list[Sentence]:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from oracle.games.kit.sentences import Numbering, check_tables, sentence_records, waivers_of
 from oracle.games.kit.sources import CatalogError, importer_parser, write_outputs
 from oracle.games.ti4.importer.common import (
     ACTION_DECK,
@@ -51,14 +52,19 @@ from oracle.games.ti4.importer.common import (
 from oracle.games.ti4.importer.crosscheck import cross_check
 from oracle.games.ti4.importer.deck import build_cards
 from oracle.games.ti4.importer.editorial import (
+    CLAUSES,
     REMARKS,
+    RENDERING_WORDING,
     RU_COMMENT_CHECKS,
     RU_COMMENT_TO_NOTE,
+    RU_SENTENCE_CHECKS,
     UNTESTABLE,
+    WAIVERS,
 )
 from oracle.games.ti4.importer.html_page import parse_html
 from oracle.games.ti4.importer.markdown import parse_markdown
 from oracle.games.ti4.importer.russian import RU_LETTERS, parse_russian, translation_map
+from oracle.games.ti4.importer.sentences import align_russian, split_item
 from oracle.games.ti4.importer.yaml_source import NOTES_SECTION, RULES_SECTION, parse_canonical
 from oracle.suite.catalog import render_generated
 
@@ -67,6 +73,7 @@ __all__ = [
     "CANONICAL",
     "CARDS_FILE",
     "CATALOG_FILE",
+    "CLAUSES",
     "DEFAULT_DATA",
     "DEFAULT_OUT",
     "DEFAULT_SOURCES",
@@ -77,6 +84,7 @@ __all__ = [
     "MODULE",
     "NOTES_SECTION",
     "REMARKS",
+    "RENDERING_WORDING",
     "REPO_ROOT",
     "RULES_SECTION",
     "RUSSIAN",
@@ -84,8 +92,10 @@ __all__ = [
     "RU_COMMENT_TO_NOTE",
     "RU_LETTERS",
     "RU_SECTION",
+    "RU_SENTENCE_CHECKS",
     "TITLE",
     "UNTESTABLE",
+    "WAIVERS",
     "CatalogError",
     "Item",
     "build_cards",
@@ -102,23 +112,31 @@ __all__ = [
 ]
 
 
-def build_catalog(sources_dir: Path = DEFAULT_SOURCES) -> dict[str, Any]:
+def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
+                  previous: Path | None = DEFAULT_OUT / CATALOG_FILE) -> dict[str, Any]:
     """Parse, cross-check and align every rendering; return the catalog as plain data.
 
-    The reviewed Russian alignment is read from this package when the catalog is built, so
-    that a replaced table (a reviewer's experiment, a test) is the one that is checked.
+    The reviewed tables (Russian alignment, clauses, waivers, known wording) are read from
+    this package when the catalog is built, so that a replaced table (a reviewer's
+    experiment, a test) is the one that is checked. ``previous`` is the catalog whose
+    sentence numbers are kept (the committed one unless told otherwise; none if absent).
     """
     sources_dir = Path(sources_dir)
     canonical = parse_canonical(sources_dir)
-    cross_check(canonical, parse_markdown(sources_dir), MARKDOWN, sources_dir)
-    cross_check(canonical, parse_html(sources_dir), HTML_PAGE, sources_dir)
+    differing = {
+        rel: cross_check(canonical, parse(sources_dir), rel, sources_dir, CLAUSES,
+                         RENDERING_WORDING)
+        for rel, parse in ((MARKDOWN, parse_markdown), (HTML_PAGE, parse_html))
+    }
     ru = translation_map(sources_dir, canonical, RU_COMMENT_TO_NOTE, RU_COMMENT_CHECKS)
     ids = [item.id for item in canonical]
-    for table in (UNTESTABLE, REMARKS):
+    for table in (UNTESTABLE, REMARKS, RU_SENTENCE_CHECKS):
         for item_id in table:
             if item_id not in ids:
                 raise CatalogError(f"editorial table names {item_id}, which is not a rule",
                                    path=CANONICAL, item_id=item_id)
+    check_tables(ids, CLAUSES, WAIVERS, path=CANONICAL)
+    numbering = Numbering.read(previous)
 
     rules: list[dict[str, Any]] = []
     for item in canonical:
@@ -138,6 +156,7 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES) -> dict[str, Any]:
             entry["untestable_reason"] = UNTESTABLE[item.id]
         if item.id in REMARKS:
             entry["remark"] = REMARKS[item.id]
+        entry.update(_sentences(item, ru.get(item.id), numbering, differing))
         rules.append(entry)
 
     roles = ((CANONICAL, "canonical"), (MARKDOWN, "cross-check"), (HTML_PAGE, "cross-check"),
@@ -154,13 +173,35 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES) -> dict[str, Any]:
     }
 
 
+def _sentences(item: Item, russian: Any, numbering: Numbering,
+               differing: dict[str, dict[str, dict[int, str]]]) -> dict[str, Any]:
+    """A rule's sentences: split, waived, numbered, with the aligned Russian and any
+    rendering's own wording."""
+    located = split_item(item, CLAUSES)
+    texts = [text for _, text in located]
+    translations = {}
+    if russian is not None:
+        ru_item = Item(item.id, None, russian.text, line=russian.line)
+        translations["ru"] = align_russian(
+            item.id, texts, split_item(ru_item, CLAUSES, path=RUSSIAN, lang="ru"),
+            russian.line, RU_SENTENCE_CHECKS)
+    return sentence_records(
+        item.id, located, numbering,
+        waivers=waivers_of(item.id, texts, WAIVERS, path=CANONICAL),
+        translations=translations,
+        renderings={rel: by_id[item.id] for rel, by_id in differing.items() if item.id in by_id},
+    )
+
+
 def render(obj: Any) -> str:
     """Dump deterministically, in the layout every generated catalog shares."""
     return render_generated(obj, MODULE)
 
 
 def _outputs(sources_dir: Path, data_dir: Path, out_dir: Path) -> Iterable[tuple[Path, str]]:
-    yield out_dir / CATALOG_FILE, render(build_catalog(sources_dir))
+    previous = out_dir / CATALOG_FILE
+    yield previous, render(build_catalog(
+        sources_dir, previous if previous.exists() else DEFAULT_OUT / CATALOG_FILE))
     yield out_dir / CARDS_FILE, render(build_cards(data_dir))
 
 

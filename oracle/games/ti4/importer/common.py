@@ -45,13 +45,18 @@ RU_SECTION = "28"
 
 @dataclass(frozen=True)
 class Item:
-    """One rule or note as one rendering gives it: id, parent id, raw text, where it was."""
+    """One rule or note as one rendering gives it: id, parent id, raw text, where it was.
+
+    ``pieces`` are the text's lines as ``(line, fragment)`` where a parser knows them, so
+    that each sentence can say on which line it starts.
+    """
 
     id: str
     parent: str | None
     text: str
     line: int | None = None
     ref: str | None = None
+    pieces: tuple[tuple[int, str], ...] = ()
 
 
 def _read_text(base: Path, rel: str) -> str:

@@ -1,34 +1,47 @@
-"""The cross-check of a rendering against the canonical one: same ids, parents and texts.
+"""The cross-check of a rendering against the canonical one: same ids, parents and sentences.
 
 Why: a transcription error in any rendering, or a changed source, must stop the build instead
-of silently changing what the oracle tests; the message says where the renderings part.
+of silently changing what the oracle tests; the message says where the renderings part. A
+sentence is an anchor scenarios cite, so every rendering must split each rule into the same
+sentences; where a reviewed table says a rendering words a rule differently, its differing
+sentences are kept for the catalog instead of failing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from oracle.games.kit.sentences import Clause
 from oracle.games.kit.sources import CatalogError
 from oracle.games.ti4.importer.common import (
     CANONICAL,
     HTML_PAGE,
+    MODULE,
     Item,
     _collapse,
     _first_difference,
     comparable,
 )
+from oracle.games.ti4.importer.editorial import CLAUSES, RENDERING_WORDING
 from oracle.games.ti4.importer.html_page import _html_line
+from oracle.games.ti4.importer.sentences import split_item
 
 
 def cross_check(
-    canonical: list[Item], rendering: list[Item], path: str, sources_dir: Path
-) -> None:
-    """Fail unless a rendering gives the canonical ids, parents and texts, in order.
+    canonical: list[Item], rendering: list[Item], path: str, sources_dir: Path,
+    clauses: Sequence[Clause] = CLAUSES,
+    wording: Mapping[tuple[str, str], str] = RENDERING_WORDING,
+) -> dict[str, dict[int, str]]:
+    """Fail unless a rendering gives the canonical ids, parents and sentences, in order.
 
     Items are compared position by position so that a dropped item is reported where it went
-    missing (with a hint), not as a mismatch of the last id.
+    missing (with a hint), not as a mismatch of the last id. Returns, per item id, the
+    sentences (by index) that this rendering words differently, where ``wording`` (the
+    reviewed table) allows it; any other difference fails.
     """
     texts = {item.id: comparable(item.text) for item in canonical}
+    differing: dict[str, dict[int, str]] = {}
     for index, want in enumerate(canonical):
         if index >= len(rendering):
             raise CatalogError(
@@ -37,11 +50,24 @@ def cross_check(
                 path=path, item_id=want.id,
             )
         got = rendering[index]
-        if got.id == want.id and got.parent == want.parent and (
-            texts[want.id] == comparable(got.text)
-        ):
-            continue
-        page_line = _html_line(sources_dir, got.line) if path == HTML_PAGE else ""
+        if got.id == want.id and got.parent == want.parent:
+            ours = [comparable(t) for _, t in split_item(want, clauses)]
+            split = [t for _, t in split_item(got, clauses, path=path, text=comparable(got.text))]
+            if len(ours) != len(split):
+                raise CatalogError(
+                    f"sentences do not line up: {len(ours)} in the canonical rendering, "
+                    f"{len(split)} here{_page_line(path, sources_dir, got)}.\n"
+                    f"  canonical ({CANONICAL}): " + " | ".join(ours) + f"\n  {path}: "
+                    + " | ".join(split),
+                    path=path, line=got.line, item_id=want.id,
+                )
+            changed = {i: t for i, t in enumerate(split) if t != ours[i]}
+            if not changed:
+                continue
+            if (path, want.id) in wording:
+                differing[want.id] = changed
+                continue
+        page_line = _page_line(path, sources_dir, got)
         if got.id != want.id:
             raise CatalogError(
                 f"structure differs: this position is {got.id!r} here but {want.id!r} in the "
@@ -66,7 +92,9 @@ def cross_check(
             raise CatalogError(
                 f"text differs from the canonical rendering{page_line}; "
                 f"{_first_difference(mine, theirs)}\n"
-                f"  canonical ({CANONICAL}): {want.text}\n  {path}: {_collapse(got.text)}{hint}",
+                f"  canonical ({CANONICAL}): {want.text}\n  {path}: {_collapse(got.text)}{hint}"
+                f"\n  (if this rendering is known to word it so, list ({path!r}, "
+                f"{want.id!r}) in RENDERING_WORDING in {MODULE}, with why)",
                 path=path, line=got.line, item_id=want.id,
             )
     if len(rendering) > len(canonical):
@@ -75,3 +103,9 @@ def cross_check(
             f"extra item not in {CANONICAL}: {_collapse(extra.text)}",
             path=path, line=extra.line, item_id=extra.id,
         )
+    return differing
+
+
+def _page_line(path: str, sources_dir: Path, item: Item) -> str:
+    """The HTML page's own line number of an item, for messages (nothing for other files)."""
+    return _html_line(sources_dir, item.line) if path == HTML_PAGE else ""

@@ -1,11 +1,15 @@
 """The reviewed editorial tables of the TI4 catalog: what is untestable, how a rule is read,
-and how the Russian comments align with the English notes.
+where a sentence is split into clauses and which sentences are waived, how the Russian
+comments and sentences align with the English ones, and which renderings word a rule
+differently.
 
 Why apart: these are decisions a reviewer makes and checks, not parsing; keeping them in one
 place shows the whole of what the importer adds to the sources.
 """
 
 from __future__ import annotations
+
+from oracle.games.kit.sentences import Clause, Waiver
 
 #: Editorial decision: ids that state no behaviour, so no scenario can check them.
 UNTESTABLE: dict[str, str] = {
@@ -53,3 +57,53 @@ RU_COMMENT_CHECKS: dict[int, tuple[str, str]] = {
     8: ("Repeal Law", "Отклонить закон"),
     9: ("seven", "семи"),
 }
+
+#: Editorial splits: a sentence that states two things is cited as two clauses, split where
+#: the second begins (in the Russian too, where its sentence joins them the same way).
+CLAUSES: tuple[Clause, ...] = (
+    Clause("2.6", "and describes the timing",
+           "how the card is printed (bold) is not a rule an engine can break; what the "
+           "paragraph is for (the card's timing) is",
+           {"ru": "и описывает"}),
+    Clause("2.8", "and is discarded",
+           "two outcomes of a cancel, broken apart by different mistakes: the card's "
+           "effect happens anyway, or the card stays out of the discard pile",
+           {"ru": "а карта сбрасывается"}),
+    Clause("note-10", "and the Hacan player cannot trade them",
+           "two ways out of the discard that are refused, by different rules (playing a "
+           "card; the Hacan's trading); the Russian already gives each its own sentence"),
+)
+
+#: Editorial waivers: sentences of testable rules that state nothing an engine does.
+WAIVERS: tuple[Waiver, ...] = (
+    Waiver("2.6", "The first paragraph of each action card is presented in bold text",
+           "how the card is printed (bold type); an engine shows no print, and the card "
+           "facts record each card's timing, which 2.6's second clause states"),
+)
+
+#: Reviewed alignment of the Russian sentences with the English ones, for every rule or
+#: note of more than one sentence (a one-sentence rule aligns with its one Russian sentence):
+#: per English sentence in order, an (English, Russian) marker pair, or (English, None)
+#: where the Russian lacks that sentence. Each marker must occur in its own sentence and in
+#: no other sentence of the rule, so a shifted or swapped alignment cannot pass.
+RU_SENTENCE_CHECKS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "2.4": (("maximum of seven", "не более 7"), ("must choose seven", "должен выбрать")),
+    "2.6": (("bold text", "полужирным"), ("describes the timing", "описывает")),
+    "2.6.1": (("must use a component action", "должен совершить"),
+              ("cannot resolve a component action", "не может совершить")),
+    "2.6.2": (("same name", "одинаковым названием"), ("Canceled cards", "отменённая карта")),
+    "2.7": (("reads and resolves", "читает"), ("discards the card", "стопку сброса")),
+    "2.8": (("no effect", "не применяется"), ("is discarded", "сбрасывается")),
+    "note-8": (("may target zero", "0 таких"),
+               ("even if they would cause no effect", "никакого эффекта")),
+    "note-9": (("cannot be played if those objects", "этих объектов не существует"),
+               ("Repeal Law", "Отклонить закон")),
+    "note-10": (("discard the excess", "сбросить лишние"),
+                ("cannot play them", "не может их сыграть"), ("Hacan", "Хакан")),
+}
+
+#: Reviewed: (rendering, rule id) pairs whose wording is known to differ from the canonical
+#: YAML after the cross-check's normalisation, and why. Each differing sentence is kept in the
+#: catalog under that rendering (for drift between editions); any other difference fails the
+#: import. None today: the three English renderings agree word for word.
+RENDERING_WORDING: dict[tuple[str, str], str] = {}

@@ -7,6 +7,7 @@ other rendering is parsed on its own and cross-checked against it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +44,51 @@ def parse_canonical(sources_dir: Path) -> list[Item]:
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
         raise CatalogError("expected a mapping with a 'cards' list", path=CANONICAL)
     sections = _sections(doc["cards"])
+    lines = _rule_lines(raw)
     items: list[Item] = []
     for section, prefix, make_id in (
         (RULES_SECTION, EN_SECTION, str),
         (NOTES_SECTION, None, _note_id),
     ):
         items += _section_items(section, sections[section], prefix, make_id)
-    return items
+    return [replace(item, pieces=lines.get(item.ref or "", ()),
+                    line=next(iter(lines.get(item.ref or "", ())), (None,))[0])
+            for item in items]
+
+
+def _rule_lines(raw: str) -> dict[str, tuple[tuple[int, str], ...]]:
+    """Each rule's text as ``(line, fragment)`` pieces, keyed by its ``ref``.
+
+    Why the node tree: ``safe_load`` forgets where a value was, and a sentence of a rule
+    wrapped over several lines is cited with the line it starts on.
+    """
+    pieces: dict[str, tuple[tuple[int, str], ...]] = {}
+
+    def walk(node: yaml.Node, ref: str) -> None:
+        for key, value in _pairs(node):
+            if key == "rule" and isinstance(value, yaml.ScalarNode):
+                text = raw[value.start_mark.index:value.end_mark.index]
+                pieces[ref] = tuple((value.start_mark.line + 1 + n, fragment)
+                                    for n, fragment in enumerate(text.split("\n")))
+            elif key == "subrules":
+                for sub_key, sub in _pairs(value):
+                    walk(sub, f"{ref} > {sub_key}")
+
+    for card in (value for key, value in _pairs(yaml.compose(raw)) if key == "cards"):
+        for entry in card.value if isinstance(card, yaml.SequenceNode) else ():
+            name = dict(_pairs(entry)).get("name")
+            for key, rules in _pairs(entry):
+                if key == "rules" and isinstance(name, yaml.ScalarNode):
+                    for rule_key, rule in _pairs(rules):
+                        walk(rule, f"{CANONICAL} > {name.value} > {rule_key}")
+    return pieces
+
+
+def _pairs(node: yaml.Node) -> list[tuple[str, yaml.Node]]:
+    """A mapping node's (key text, value node) pairs; nothing for any other node."""
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    return [(str(k.value), v) for k, v in node.value]
 
 
 def _sections(cards: list[Any]) -> dict[str, dict[str, Any]]:
