@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from oracle.engines.spec import DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
+from oracle.engines.spec import DEFAULT_MAX_TIMEOUTS, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,13 @@ def _shard(text: str) -> str:
     return f"{int(k)}/{int(n)}"
 
 
+def _count(text: str) -> int:
+    """A whole number, 0 or more."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"must be a whole number, 0 or more, got {text}")
+    return int(text)
+
+
 def at_least_one(text: str) -> int:
     """A count of one or more (games to play, processes to run): the argparse type of every
     such option, so that each says the same about a bad one."""
@@ -157,6 +164,10 @@ CORE_OPTIONS: tuple[Option, ...] = (
            type=int, default=0),
     TIMEOUT,
     STARTUP_TIMEOUT,
+    Option("max_timeouts", "give an engine up after this many request timeouts in a row: "
+           "every remaining scenario on it ends error at once with that diagnosis (default "
+           f"{DEFAULT_MAX_TIMEOUTS}; 0 never gives up)", metavar="N", type=_count,
+           default=DEFAULT_MAX_TIMEOUTS),
     Option("strict_protocol", "validate every request and reply against the protocol's JSON "
            "Schemas; a violation errors the scenario", kind="flag"),
     Option("expectations", "YAML of this engine's known failures: they report xfail, and "

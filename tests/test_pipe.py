@@ -119,9 +119,11 @@ def scenarios(run: Any, status: str | None = None) -> list[dict[str, Any]]:
 FAULT_RULES = ["--rule", "ti4:2.1", "--rule", "ti4:2.3"]
 
 
-def assert_isolated(run: Any, affected: set[str], says: str, stderr: str) -> None:
-    """The faulty scenarios, and only they, are errors that say what the engine did."""
-    assert run.code == 1, run.out + run.err
+def assert_isolated(run: Any, affected: set[str], says: str, stderr: str, code: int = 1
+                    ) -> None:
+    """The faulty scenarios, and only they, are errors that say what the engine did (exit
+    1; 2 for an engine that failed at start-up)."""
+    assert run.code == code, run.out + run.err
     assert [r["id"] for r in run.report["rules"]] == TI4_IDS
     statuses = {r["id"]: r["status"] for r in run.report["rules"]
                 if r.get("reason") != "not selected in this run"}
@@ -225,14 +227,14 @@ def test_a_stderr_flood_neither_blocks_the_engine_nor_floods_the_report(oracle, 
 def test_a_protocol_version_mismatch_errors_every_scenario(oracle, faulty):
     run = oracle("run", "--engine", faulty("version"), *FAULT_RULES)
     assert_isolated(run, SELECTED,
-                    "the engine speaks protocol version 2; this oracle speaks version 1", "")
+                    "the engine speaks protocol version 2; this oracle speaks version 1", "", 2)
     assert len(scenarios(run, "error")) == len(scenarios(run))
 
 
 def test_an_engine_that_exits_at_start_up_errors_every_scenario(oracle, faulty):
     run = oracle("run", "--engine", faulty("exit-at-start"), *FAULT_RULES)
     assert_isolated(run, SELECTED, "the engine exited with code 4",
-                    "faulty: cannot open rules.db")
+                    "faulty: cannot open rules.db", 2)
     for scenario in scenarios(run):  # it may exit before or after the handshake is written
         assert "request 0, 'describe', during the handshake" in scenario["message"]
 
@@ -245,7 +247,7 @@ def test_an_engine_that_hangs_at_the_handshake_is_diagnosed_once(oracle, faulty,
     monkeypatch.setenv("FAULTY_STARTS", str(starts))
     run = oracle("run", "--engine", faulty("hang-at-start"), "--rule", "ti4",
                  "--startup-timeout", "1")
-    assert run.code == 1, run.out + run.err
+    assert run.code == 2, run.out + run.err
     assert {s["status"] for s in scenarios(run)} == {"error"}
     assert len(scenarios(run)) == ti4_scenarios()
     for scenario in scenarios(run):
@@ -332,7 +334,7 @@ def test_a_crashed_engine_is_restarted_with_the_handshake_at_the_next_setup(pipe
     first_pid = engine.pid
     crashed = client.send(Act({"type": "end_turn", "player": "Alice"}))
     assert isinstance(crashed, Errored)
-    assert crashed.context["exit_code"] == 3
+    assert crashed.context["exit_code"] == 3 and "timed_out" not in crashed.context
     assert "faulty: crash on end_turn" in crashed.context["stderr_tail"]
     assert engine.pid is None
     # Mid-scenario after a restart there is no game: refused, without starting a process.
@@ -384,6 +386,7 @@ def test_a_timeout_kills_the_engine(pipes, script):
     assert "did not answer request 0, 'describe', during the handshake within 0.3 s" \
         in reply["message"]
     assert reply["context"]["exit_code"] is not None  # killed, not left behind
+    assert reply["context"]["timed_out"] is True  # what the run's circuit breaker counts
 
 
 def test_a_flooding_engine_is_never_blocked_and_only_the_tail_is_kept(pipes, script):

@@ -29,8 +29,8 @@ from oracle import options
 if TYPE_CHECKING:  # imported where used: every command builds this parser, few run it
     from oracle.report.matrix import EngineColumn, Matrix
 
-SHARED_OPTIONS = ("rule", "features", "seed", "timeout", "startup_timeout", "strict_protocol",
-                  "explore", "explore_examples", "lang")
+SHARED_OPTIONS = ("rule", "features", "seed", "timeout", "startup_timeout", "max_timeouts",
+                  "strict_protocol", "explore", "explore_examples", "lang")
 """The run options that mean the same for every engine (an expectations file does not)."""
 
 ERROR_TAIL = 20

@@ -12,6 +12,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from oracle.engines.guard import EngineHung
 from oracle.engines.spec import EngineSpecError
 from oracle.protocol import (
     PROTOCOL_VERSION,
@@ -82,6 +83,11 @@ class EngineClient:
     game: str | None = None
     """The game of the last ``setup`` sent: an act or choose request belongs to it, and strict
     mode checks it against that game's closed schema (``validate.request_problems``)."""
+    timeouts_in_a_row: int = 0
+    """Requests in a row the engine did not answer in time (any answer resets it; an
+    ``errored`` reply that is no timeout leaves it): the run's circuit breaker reads it."""
+    last_timeout: str = ""
+    """The message of the last request that timed out."""
 
     def send(self, request: Request) -> Reply:
         """Send one request; return its typed reply (``Errored`` if the engine misbehaved)."""
@@ -107,6 +113,9 @@ class EngineClient:
                            f"schema: {'; '.join(found[:5])}")
         try:
             raw = engine.handle(wire)
+        except EngineHung as exc:  # the watchdog's: no answer in time
+            self.transcript.append((message, f"raised {exc!r}"))
+            return self._timed_out(Errored(str(exc), {"timed_out": True}))
         except Exception as exc:
             self.transcript.append((message, f"raised {exc!r}"))
             return Errored(
@@ -124,6 +133,14 @@ class EngineClient:
             self.transcript.append((message, repr(raw)))
             return Errored(f"protocol error: {exc}", {"reply": repr(raw)[:500]})
         self.transcript.append((message, raw))
+        if type(reply) is Errored:
+            return self._timed_out(reply) if reply.context.get("timed_out") else reply
+        self.timeouts_in_a_row = 0
+        return reply
+
+    def _timed_out(self, reply: Errored) -> Errored:
+        self.timeouts_in_a_row += 1
+        self.last_timeout = reply.message
         return reply
 
     def close(self) -> None:

@@ -204,7 +204,7 @@ class PipeEngine:
         except (_StrictViolation, _GaveUp) as fault:  # nothing to stop or restart
             return self._errored(str(fault))
         except _Fault as fault:
-            return self._fail(str(fault))
+            return self._fail(str(fault), timed_out=isinstance(fault, _TimedOut))
         if op == "setup":
             self._last_fault = None
         return reply
@@ -362,9 +362,9 @@ class PipeEngine:
         item = self._stdout.next(timeout)
         if item is None:
             option = "--startup-timeout" if asked[2] else "--timeout"
-            raise _Fault(f"the engine did not answer {_words(asked)} within {timeout:g} s (a "
-                         "reply is one line ending in a newline: does the engine flush stdout "
-                         f"after each reply? If it only needs longer, raise {option})")
+            raise _TimedOut(f"the engine did not answer {_words(asked)} within {timeout:g} s "
+                            "(a reply is one line ending in a newline: does the engine flush "
+                            f"stdout after each reply? If it only needs longer, raise {option})")
         kind, data = item
         if kind == "too-big":
             raise _Fault(f"the engine's reply to {_words(asked)} is larger than "
@@ -388,8 +388,9 @@ class PipeEngine:
 
     # -- faults -------------------------------------------------------------------------------
 
-    def _fail(self, message: str) -> JSON:
-        """Kill the engine after a fault and describe the fault as an ``errored`` reply."""
+    def _fail(self, message: str, timed_out: bool = False) -> JSON:
+        """Kill the engine after a fault and describe the fault as an ``errored`` reply
+        (whose context says ``timed_out`` when it did not answer in time)."""
         process, self._process = self._process, None
         self._stdin = -1  # its number may be reused once the process's stdin is closed
         exit_code: int | None = None
@@ -400,17 +401,24 @@ class PipeEngine:
             exit_code = process.returncode
         self._described = None
         self._last_fault = message[:300]
-        return self._errored(message, exit_code)
+        return self._errored(message, exit_code, timed_out)
 
-    def _errored(self, message: str, exit_code: int | None = None) -> JSON:
+    def _errored(self, message: str, exit_code: int | None = None,
+                 timed_out: bool = False) -> JSON:
         tail = self.stderr_tail()
         text = f"{message} [engine: {self.label}]"
         if tail:
             text += f"\nthe engine's stderr ended with:\n{tail}"
         else:
             text += "\n(the engine wrote nothing to stderr)"
-        return {"reply": "errored", "message": text,
-                "context": {"stderr_tail": tail, "exit_code": exit_code}}
+        context: JSON = {"stderr_tail": tail, "exit_code": exit_code}
+        if timed_out:
+            context["timed_out"] = True
+        return {"reply": "errored", "message": text, "context": context}
+
+
+class _TimedOut(_Fault):
+    """The engine did not answer a request (or the handshake) in time."""
 
 
 class _GaveUp(_Fault):

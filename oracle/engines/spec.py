@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT = 10.0
 """Seconds an engine gets to answer one request."""
 
+DEFAULT_MAX_TIMEOUTS = 2
+"""Request timeouts in a row after which a run gives an engine up (``--max-timeouts``): an
+engine that hangs on every ``setup`` ends the run in two timeouts, not one per scenario."""
+
 DEFAULT_STARTUP_TIMEOUT = 30.0
 """Seconds an engine process gets to start and answer the handshake, unless ``--timeout``
 is longer: starting a runtime (a JVM, a Python importing its engine on a loaded machine) can

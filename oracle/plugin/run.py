@@ -24,11 +24,12 @@ import pytest
 from oracle import options as run_options
 from oracle.engines import ConnectOptions, EngineClient, EngineSpec, EngineSpecError, connect
 from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.plugin.breaker import NOT_RUN_PROPERTY, Breaker, report_not_run, waiting
 from oracle.plugin.verdicts import rules_of, untraced_report
 from oracle.report import Report, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
-from oracle.report.formats.table import render_table, unsupported_summary
+from oracle.report.formats.table import counts, engine_line, render_table, unsupported_summary
 from oracle.report.judge import (
     Exit,
     coverage_shortfall,
@@ -94,8 +95,8 @@ class OracleRun:
     verdict_order: list[int] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
-    #: Engines that failed at start-up, with the message every later scenario gets.
-    _broken: dict[str, str] = field(default_factory=dict)
+    #: Engines given up (failed at start-up, or too many timeouts in a row), and why.
+    breaker: Breaker = field(default_factory=lambda: Breaker(EngineSpec("reference")))
     interrupted: bool = False
     notes: list[str] = field(default_factory=list)  # said in the terminal summary
     written: list[Path] = field(default_factory=list)
@@ -155,6 +156,7 @@ class OracleRun:
                 explore_out=values["explore_out"],
                 require_coverage=values["require_coverage"], shard=shard,  # type: ignore[arg-type]
                 all_games=values["all_games"], values=values, lang=values.get("lang"),
+                breaker=Breaker(spec, values["max_timeouts"]),
             )
             if values["expectations"]:
                 run.expectations = load_expectations(
@@ -183,27 +185,55 @@ class OracleRun:
     def engine_for(self, game: Game) -> EngineClient:
         """The engine for a scenario, described (handshake done), or EngineFault at once.
 
-        The circuit breaker: an engine that fails at start-up (its handshake fails, it
-        crashes or hangs before describing itself) is not restarted for every scenario.
-        Its first failure's message is kept, and every later scenario on it ends ``error``
-        with that message without a request being sent, so a broken engine costs one
-        timeout, not one per scenario.
+        The circuit breaker (``oracle.plugin.breaker``): an engine that fails at start-up
+        (its handshake fails, it crashes or hangs before describing itself) is not restarted
+        for every scenario, nor is one that timed out ``--max-timeouts`` requests in a row:
+        every later scenario on it ends ``error`` with the diagnosis without a request, so
+        a broken engine costs one start or a few timeouts, not one per scenario.
         """
         key = self._engine_key(game)
-        if key in self._broken:
-            raise EngineFault(self._broken[key])
+        trip = self.breaker.tripped(key, self._clients.get(key))
+        if trip is not None:
+            raise EngineFault(trip.message)
         try:
             client = self.client_for(game)
             client.info()
         except EngineSpecError as exc:
-            self._broken[key] = (
-                f"the engine failed at start-up: {exc}\n(it is not restarted for each "
-                "scenario: every scenario on it is reported error with this message; fix "
-                "the start-up and run again)")
             if key in self._clients:
                 self._clients[key].close()
-            raise EngineFault(self._broken[key]) from None
+            raise EngineFault(self.breaker.failed_to_start(key, exc).message) from None
         return client
+
+    def start_engines(self, session: pytest.Session) -> None:
+        """Start the engines of the collected scenarios before the first one runs, showing
+        "starting engine ... (N s)" while the handshake is waited for: an engine that fails
+        here is diagnosed once, and its scenarios are not run (``not_run``)."""
+        games: dict[str, Game] = {}
+        for item in session.items:
+            rules = rules_of(item)
+            game = self.games.get(rules[0].partition(":")[0]) if rules else None
+            if game is not None:
+                games.setdefault(self._engine_key(game), game)
+        writer = None if self.is_worker else session.config.get_terminal_writer()
+        for key, game in games.items():
+            what = f"starting engine {self.spec}" + (f" for {game.id}" if key != "*" else "")
+            with contextlib.suppress(EngineFault), waiting(writer, what):
+                self.engine_for(game)
+
+    def not_run(self, item: pytest.Item) -> bool:
+        """End a scenario whose engine is given up at once: its ``error`` verdict (with the
+        diagnosis) is reported without running it, and shown in no line of its own
+        (``pytest_report_teststatus``). False for a scenario that should run."""
+        rules = rules_of(item)
+        game = self.games.get(rules[0].partition(":")[0]) if rules else None
+        if game is None:
+            return False
+        key = self._engine_key(game)
+        trip = self.breaker.tripped(key, self._clients.get(key))
+        if trip is None:
+            return False
+        report_not_run(self, item, key, trip, [(ORDER_PROPERTY, item.stash.get(order_key, -1))])
+        return True
 
     def close_engines(self) -> None:
         """Stop the engine processes this process started (closing their stdin first)."""
@@ -364,8 +394,25 @@ class OracleRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:
         """The tests start (serially or, on xdist's controller, their distribution): the
-        garbage collector is back on, and what was built before it is frozen."""
+        garbage collector is back on, and what was built before it is frozen; the engines
+        are started (where scenarios run: not on xdist's controller)."""
         self.resume_gc(freeze=True)
+        if not session.config.option.collectonly and not _distributes(session.config):
+            self.start_engines(session)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None
+                                ) -> bool | None:
+        """A scenario on an engine the breaker gave up is not run (``not_run``)."""
+        return True if self.not_run(item) else None
+
+    def pytest_report_teststatus(self, report: pytest.TestReport, config: pytest.Config
+                                 ) -> tuple[str, str, Any] | None:
+        """A scenario not run on a given-up engine: counted as "not run", with no letter in
+        the progress line (the terminal summary lists them in one line)."""
+        if any(k == NOT_RUN_PROPERTY for k, _ in getattr(report, "user_properties", ())):
+            return "not run", "", ("NOT RUN", {"yellow": True})
+        return None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
@@ -380,6 +427,7 @@ class OracleRun:
         if report.when == "teardown" or (report.when == "setup" and report.passed):
             return  # verdicts ride on the call report (or on a setup that failed)
         order = next((int(v) for k, v in report.user_properties if k == ORDER_PROPERTY), -1)
+        not_run = next((v for k, v in report.user_properties if k == NOT_RUN_PROPERTY), None)
         for key, value in report.user_properties:
             if key == USER_PROPERTY:
                 verdict = ScenarioVerdict.from_json(json.loads(value))
@@ -387,6 +435,8 @@ class OracleRun:
                 self.verdict_order.append(order)
                 if verdict.engine:
                     self.engines.setdefault(verdict.game, dict(verdict.engine))
+                if not_run is not None:
+                    self.breaker.heard(not_run, verdict.location)
 
     def build(self) -> Report:
         catalogs = [g.catalog for g in self.report_games()]
@@ -408,7 +458,13 @@ class OracleRun:
         terminalreporter.section("rules-oracle conformance")
         compact = terminalreporter.config.get_verbosity() <= -2
         width = terminalreporter._tw.fullwidth
-        terminalreporter.line(render_table(report, width, compact))
+        if self.breaker.at_startup():  # every rule errs alike: the diagnosis says it once
+            terminalreporter.line(engine_line(report.engine))
+            terminalreporter.line(counts(report))
+        else:
+            terminalreporter.line(render_table(report, width, compact))
+        for line in self.breaker.summary(width):
+            terminalreporter.line(line, red=line.startswith("rules-oracle:"))
         for line in unsupported_summary(report, width):
             terminalreporter.line(line)
         if self.features_note:
@@ -445,6 +501,10 @@ class OracleRun:
     def _judge(self, report: Report, status: int) -> int:
         """The run's exit status: pytest's, unless nothing was tested or a requirement
         (--strict-expectations, --require-coverage) is not met."""
+        if self.breaker.at_startup():
+            self.notes.append("exit status 2: the engine did not start (its diagnosis is "
+                              "above), so no scenario ran on it")
+            return Exit.USAGE
         if status in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
             unsupported = [v for v in self.verdicts if v.status == Status.UNSUPPORTED]
             empty = nothing_tested([v.status for v in self.verdicts],
@@ -485,6 +545,11 @@ class OracleRun:
 def scenario_seed(base: int, game: str, test_name: str) -> int:
     """A per-scenario seed: stable across runs and xdist workers, changed by --seed."""
     return zlib.crc32(f"{base}:{game}:{test_name}".encode())
+
+
+def _distributes(config: pytest.Config) -> bool:
+    """Whether this process is pytest-xdist's controller (its workers run the scenarios)."""
+    return config.pluginmanager.has_plugin("dsession")
 
 
 def _strict(wanted: bool) -> bool:

@@ -31,7 +31,8 @@ exit status:
   1    some rule fails or errors, or a requirement is not met (--strict-expectations,
        --require-coverage)
   2    usage or configuration error: a bad option, an engine that cannot be imported or
-       made (its factory raised), an unwritable report path, a suite the checks refuse
+       made (its factory raised) or fails at start-up (it crashes, hangs or misbehaves
+       before describing itself), an unwritable report path, a suite the checks refuse
   3    internal error in rules-oracle (please report it)
   5    nothing was tested: no scenario was selected, or the engine supports none of the
        selected scenarios (all unsupported)
