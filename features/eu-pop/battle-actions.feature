@@ -42,6 +42,35 @@ Feature: Battle Actions
       Then the action is rejected
       And Alice holds card A
 
+    Scenario Outline: The attacker plays Battle Actions before the defender
+      Given it is the action phase, Alice's turn
+      And Alice attacks Bob in a battle
+      And card A is any battle action card
+      And card B is any other battle action card
+      And Alice holds card A
+      And Bob holds card B
+      When <first> plays card <one>
+      And <second> plays card <two>
+      Then the action is <outcome>
+      And <second> holds <left>
+
+      Examples:
+        | first | one | second | two | outcome  | left     |
+        | Alice | A   | Bob    | B   | allowed  | no cards |
+        | Bob   | B   | Alice  | A   | rejected | card A   |
+
+    Scenario: A new Round of Battle lets the attacker play first again
+      Given it is the action phase, Alice's turn
+      And Alice attacks Bob in a battle
+      And card A is any battle action card
+      And card B is any other battle action card
+      And Alice holds card A
+      And Bob holds card B
+      When Bob plays card B
+      And a new round of battle begins
+      And Alice plays card A
+      Then Alice holds no cards
+
     Scenario Outline: Once the Battle has moved on, the step is over until the next Round
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
@@ -177,8 +206,8 @@ Feature: Battle Actions
       And Alice holds card A
       And Bob holds card B
       And Bob has 9 of each Monarch Power
-      When Bob plays card B
-      And Alice plays card A choosing <die>
+      When Alice plays card A choosing <die>
+      And Bob plays card B
       Then Alice's side has 1 <type> die from battle actions
 
       Examples:

@@ -52,13 +52,34 @@ def dice_per_icon(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def _defenders_played(history: Sequence[Transition], i: int,
+                      ends: tuple[str, ...] = ("battle_round", "battle_end")) -> bool:
+    """Whether a defender of the Battle before ``history[i]`` has used a Battle Action this
+    Round (or, with ``ends=("battle_end",)``, in this Battle)."""
+    battle = history[i].before.get("battle")
+    return bool(battle) and bool(_used_this_round(history, i, list(battle["defenders"]), ends))
+
+
+def _attacker_too_late(history: Sequence[Transition], i: int) -> bool:
+    """9.6 step 2, "Attacker first, then defender": an attacker's Battle Action card after a
+    defender's in the same Round."""
+    t = history[i]
+    battle = t.before.get("battle")
+    return (bool(battle) and t.action["player"] in battle["attackers"]
+            and _defenders_played(history, i))
+
+
 def battle_action_moment(history: Sequence[Transition], i: int) -> str | None:
-    """6.2.battle.1: a Battle Action card is played in a Battle's "Play Battle Actions" step."""
+    """6.2.battle.1: a Battle Action card is played in a Battle's "Play Battle Actions" step,
+    the attacker before the defender (9.6 step 2)."""
     t = history[i]
     if _battle_card(t) and not _in_play_step(t.before):
         battle = t.before.get("battle")
         where = f"the {battle.get('step')!r} step" if battle else "no Battle"
         return f"Battle Action {_name(t)!r} was played in {where}"
+    if _battle_card(t) and _attacker_too_late(history, i):
+        return (f"attacker {t.action['player']} played Battle Action {_name(t)!r} after the "
+                "defender had played one this Round")
     return None
 
 
@@ -190,13 +211,34 @@ def reaction_refused(history: Sequence[Transition], i: int) -> str | None:
 def battle_card_refused(history: Sequence[Transition], i: int) -> str | None:
     """6.2.battle.2: a player involved in the Battle plays a Battle Action card in its "Play
     Battle Actions" step, on anyone's Turn (refused although nothing else forbids it: the card
-    is theirs and paid for, their side has not used it this Round, a type is chosen for each
-    "?" icon)."""
+    is theirs and paid for, their side has not used it this Round, no defender has played
+    before an attacker, a type is chosen for each "?" icon)."""
     side = _refused_battle_card(history, i)
-    if side is None or _name(history[i]) in _used_this_round(history, i, side, ("battle_end",)):
+    if (side is None or _name(history[i]) in _used_this_round(history, i, side, ("battle_end",))
+            or _attacker_refused_next_round(history, i)):
         return None
     return f"{history[i].action['player']}, in the Battle, was refused Battle Action " \
         f"{_name(history[i])!r}"
+
+
+def _attacker_refused_next_round(history: Sequence[Transition], i: int) -> bool:
+    """An attacker refused in a Round no defender has played in yet, after a defender played
+    in an earlier Round of the Battle."""
+    battle = history[i].before.get("battle")
+    return (bool(battle) and history[i].action["player"] in battle["attackers"]
+            and _defenders_played(history, i, ("battle_end",)))
+
+
+def battle_order_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.battle.1: each Round of Battle goes back to the "Play Battle Actions" step (9.6),
+    the attacker first: a defender's play in an earlier Round does not end the attacker's
+    (refused although nothing else forbids it)."""
+    side = _refused_battle_card(history, i)
+    if (side is None or not _attacker_refused_next_round(history, i)
+            or _name(history[i]) in _used_this_round(history, i, side, ("battle_end",))):
+        return None  # (used in an earlier Round too: 6.2.battle.3 says whether rightly)
+    return (f"attacker {history[i].action['player']} was refused Battle Action "
+            f"{_name(history[i])!r} in a new Round, before the defender played")
 
 
 def _refused_battle_card(history: Sequence[Transition], i: int) -> list[str] | None:
@@ -208,7 +250,7 @@ def _refused_battle_card(history: Sequence[Transition], i: int) -> list[str] | N
         return None
     side = list(t.before["battle"][_side(t.before, t.action["player"])])
     chosen = (t.action.get("targets") or {}).get("dice") or []
-    if (_name(t) in _used_this_round(history, i, side)
+    if (_name(t) in _used_this_round(history, i, side) or _attacker_too_late(history, i)
             or len(chosen) != list(_icons(t)).count(ANY_DIE)):
         return None
     return side

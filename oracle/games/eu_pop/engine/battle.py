@@ -52,6 +52,19 @@ class Battles:
             return Rejection(f"{name} is not involved in the Battle", BATTLE_INVOLVED)
         return None
 
+    def check_battle_order(self, name: str, what: str) -> Rejection | None:
+        """6.2.battle.1: the "Play Battle Actions" step is "Attacker first, then defender"
+        (9.6 step 2): "The attacker must play all the Battle Actions they wish to use, before
+        the defender does so" (9.7), so once a defender has played one this Round, the
+        attackers have no more to play until the next Round."""
+        battle = self.g.battle
+        assert battle is not None
+        if self.side_of(name) == "attackers" and "defenders" in battle.sides_played:
+            return Rejection(f"the defender has played a Battle Action this Round: the "
+                             f"attacker plays theirs first, so {what!r} comes too late",
+                             BATTLE_STEP)
+        return None
+
     def battle_use_key(self, name: str) -> Any:
         """6.2.battle.3: uses are counted per side."""
         return self.side_of(name)
@@ -70,11 +83,15 @@ class Battles:
         battle = self.g.battle
         assert battle is not None
         battle.used.add((self.battle_use_key(name), what))
+        side = self.side_of(name)
+        if side is not None:
+            battle.sides_played.add(side)
 
     def check_battle_action(self, name: str, what: str) -> Rejection | None:
-        """6.2.battle.1-3: the moment, the involvement and the once-per-side checks, in order."""
+        """6.2.battle.1-3: the moment, the involvement, the attacker-first and the
+        once-per-side checks, in order."""
         for check in (self.check_battle_moment, self.check_battle_involvement,
-                      self.check_battle_once):
+                      self.check_battle_order, self.check_battle_once):
             rejection = check(name, what)
             if rejection is not None:
                 return rejection
@@ -108,12 +125,14 @@ class Battles:
             self.emit("battle_dice", player=name, dice=dice)
 
     def start_round(self) -> None:
-        """6.2.battle.3, 6.2.battle.4: a new Round of Battle allows new uses; dice stay."""
+        """6.2.battle.3, 6.2.battle.4: a new Round of Battle allows new uses (the attacker
+        playing first again, 9.6: "Go back to Step 2"); dice stay."""
         battle = self.g.battle
         assert battle is not None
         battle.round += 1
         battle.step = PLAY_BATTLE_ACTIONS
         battle.used.clear()
+        battle.sides_played.clear()
 
     def check_battle(self) -> Battle:
         """The Battle the Battle actions move on, or rejected: there is none, or a card is

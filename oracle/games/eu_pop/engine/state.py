@@ -104,6 +104,9 @@ class Battle:
     dice: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SIDES})
     #: (use key, Battle Action name) of every use this round (6.2.battle.3).
     used: set[tuple[Any, str]] = field(default_factory=set)
+    #: The sides that have played a Battle Action this round: the attacker plays first
+    #: (9.6 step 2, 9.7 "Play Battle Actions"), so a defender's play ends the attacker's.
+    sides_played: set[str] = field(default_factory=set)
 
 
 @snapshotted

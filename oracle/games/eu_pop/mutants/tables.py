@@ -123,6 +123,14 @@ def _round_keeps_the_step(self: Ref) -> None:
         battle.step = step
 
 
+def _round_keeps_the_order(self: Ref) -> None:
+    battle = self.g.battle
+    played = set(battle.sides_played) if battle is not None else set()
+    Ref.start_round(self)
+    if battle is not None:
+        battle.sides_played = played
+
+
 def _outside_battles_too(self: Ref, name: str, what: str) -> Rejection | None:
     return None if self.g.battle is None else Ref.check_battle_action(self, name, what)
 
@@ -272,6 +280,12 @@ TABLES: tuple[Mutant, ...] = (
     mutant("round_keeps_the_step", ("6.2.battle.1",),
            'a new Round of Battle stays in the step the last one reached, past "Play Battle '
            'Actions"', start_round=_round_keeps_the_step),
+    mutant("attacker_after_defender", ("6.2.battle.1",),
+           "the attacker may play Battle Actions after the defender has played theirs",
+           check_battle_order=returns(None)),
+    mutant("round_keeps_the_order", ("6.2.battle.1",),
+           "once the defender has played a Battle Action, the attacker may play none in the "
+           "later Rounds either", start_round=_round_keeps_the_order),
     mutant("battle_actions_outside_battles", ("6.2.battle.1",),
            "a Battle Action is accepted when no Battle is being fought (and does nothing)",
            check_battle_action=_outside_battles_too, record_battle_use=_record_if_battle),
