@@ -40,7 +40,7 @@ Feature: Display Cards
       Then Alice has card B on display, fully charged
       And Alice has card A on display with 1 charge
 
-    Scenario: A third Display Card is placed and charged before one is discarded
+    Scenario: A third Display Card is placed and charged too, whichever card is discarded
       Given it is the action phase, Alice's turn
       And card D is any display card
       And card E is any other display card
@@ -51,6 +51,7 @@ Feature: Display Cards
       When Alice plays card E
       And Alice's turn comes round again
       And Alice plays card F
+      And Alice discards card D
       Then Alice has card F on display, fully charged
 
   @eu-pop:6.2.display.4

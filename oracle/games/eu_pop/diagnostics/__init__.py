@@ -100,7 +100,7 @@ DIAGNOSTICS = (
     Diagnostic("countered-cost-stays", countered_cost_stays, frozenset({"resolve"})),
     Diagnostic("prevented-uses-spent", prevented_uses_stay_spent, frozenset({"resolve"})),
     Diagnostic("third-display-asks", third_display_asks, frozenset({"resolve"})),
-    Diagnostic("display-placed", display_placed, frozenset({"resolve"})),
+    Diagnostic("display-placed", display_placed, frozenset({"resolve", "choose"})),
     Diagnostic("resolved-card-discarded", resolved_card_discarded, frozenset({"resolve"})),
     Diagnostic("countered-card-discarded", countered_card_discarded, frozenset({"resolve"})),
     Diagnostic("card-effect-resolved", card_effect_resolved, frozenset({"resolve"})),

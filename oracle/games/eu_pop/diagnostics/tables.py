@@ -25,16 +25,38 @@ from oracle.scenario.diagnosis import (
 )
 
 
-def display_placed(history: Sequence[Transition], i: int) -> str | None:
-    """6.2.display.2: a Display Card that resolves is placed on display, fully charged."""
+def _placed_displays(history: Sequence[Transition], i: int) -> list[tuple[str, str]]:
+    """(player, card) of each Display Card that ``history[i]`` should leave on display: those
+    a resolve resolves (not countered), and, on the choice of a third Display Card's
+    player, the card whose play asked it (6.2.display.10 does not say whether the third card
+    is placed before or after the discard: either way it is on display once chosen)."""
     t = history[i]
-    for play, countered in _resolved(history, i):
-        card = play.action["card"]
-        if play.kind != "play" or countered or "display" not in FACTS[card].kinds:
-            continue
-        if len(_display(t.before, play.action["player"])) >= 2 and card in _all_discarded(t):
+    if t.kind == "resolve":
+        return [(p.action["player"], p.action["card"])
+                for p, countered in _resolved(history, i)
+                if p.kind == "play" and not countered
+                and "display" in FACTS[p.action["card"]].kinds]
+    if t.kind != "choose" or "discard" not in (t.action.get("choose") or {}):
+        return []
+    player = t.action.get("player")
+    asked = next((j for j in range(i - 1, -1, -1) if history[j].kind == "resolve"
+                  and history[j].accepted and _display_pending(history[j].after, player)), None)
+    if asked is None:
+        return []
+    return [(who, card) for who, card in _placed_displays(history, asked) if who == player]
+
+
+def display_placed(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.display.2: a Display Card that resolves is placed on display, fully charged (a third
+    one at the latest once its player has chosen the card to discard)."""
+    t = history[i]
+    for player, card in _placed_displays(history, i):
+        if len(_display(t.before, player)) >= 2 and card in _all_discarded(t):
             continue  # a third Display Card discarded: 6.2.display.10 says whether rightly
-        charges = _charges(t.after, play.action["player"], card)
+        if t.kind == "resolve" and _display_pending(t.after, player) and _charges(
+                t.after, player, card) is None:
+            continue  # placed once the card to discard is chosen (6.2.display.10)
+        charges = _charges(t.after, player, card)
         if charges != FACTS[card].charges:
             where = "not on display" if charges is None else f"on display with {charges}"
             return f"{card!r} resolved and is {where}; it shows {FACTS[card].charges} squares"
