@@ -174,22 +174,30 @@ def limit_only_in_step_c(history: Sequence[Transition], i: int) -> str | None:
         return f"Step C was carried out in the {t.before.get('phase')} phase"
     if t.kind != "discard_down":
         new = _keeps(t.after) - _keeps(t.before)
-        if new:
+        in_step_c = (t.kind == "choose" and t.before.get("phase") == "cleanup"
+                     and t.action.get("player") in _keeps(t.before))
+        if new and not in_step_c:  # (Step C may ask the players one after another)
             return f"{sorted(new)} must discard down outside Phase 5, Step C"
     return None
 
 
 def step_c_asks_every_player(history: Sequence[Transition], i: int) -> str | None:
-    """4.5.c.1: in Step C every player with more than 5 cards in hand must discard down to
-    5, and nobody with 5 or fewer in all (Display Cards included, see 4.5.c.3) discards."""
+    """4.5.c.1: in Step C the players with more than 5 cards in hand must discard down to
+    5, and nobody with 5 or fewer in all (Display Cards included, see 4.5.c.3) discards.
+    "All players must discard down" says no order: an engine may ask them all at once or
+    one after another, so only one of them need be asked at first (the scenarios follow
+    the others' turns)."""
     t = history[i]
     asked = _keeps(t.after)
+    over = []
     for name, entry in t.after["players"].items():
         count = int(entry["hand"]["count"])
-        if count > HAND_LIMIT and name not in asked:
-            return f"{name} holds {count} cards and is not asked to discard down to 5"
+        if count > HAND_LIMIT:
+            over.append(f"{name} holds {count} cards")
         if count + len(entry["display"]) <= HAND_LIMIT and name in asked:
             return f"{name} holds {count} cards and is asked to discard"
+    if over and not asked:
+        return f"{' and '.join(over)} and nobody is asked to discard down to 5"
     for pending in t.after.get("pending") or []:
         shown = _display(t.after, pending.get("player"))
         if (pending.get("decision") == "keep" and pending.get("count") != HAND_LIMIT
