@@ -268,7 +268,7 @@ Feature: Playing Action Cards and appointing their characters
 
     Scenario: An appointed card leaves the hand without its Action being taken
       Given it is the action phase, Alice's turn
-      And card A is any action card with an effect
+      And card A is any leader action card with an effect
       And Alice holds card A
       And Alice can play card A
       When Alice appoints card A
@@ -289,9 +289,13 @@ Feature: Playing Action Cards and appointing their characters
     Scenario Outline: An appointed card cannot also be played for its Action
       Given it is the action phase, Alice's turn
       And card A is any action card
-      And Alice holds <hand>
+      And card B is any other action card
+      And Alice holds <hand> and card B
+      And Alice has 9 of each Monarch Power
       And Alice can play card A
-      When Alice appoints card A
+      And Alice can play card B
+      When Alice plays card B
+      And Alice appoints card A
       And Alice's turn comes round again
       And Alice plays card A
       Then the action is <outcome>
@@ -299,7 +303,7 @@ Feature: Playing Action Cards and appointing their characters
       Examples:
         | hand              | outcome  |
         | card A            | rejected |
-        | card A and card A | allowed  |
+        | card A, card A    | allowed  |
 
   @eu-pop:6.characters.1
   Rule: 6.characters.1 Each card depicts a character, either a Leader or an Advisor
