@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from oracle.games.kit.sentences import (
+    Chapter,
     Clause,
     Numbering,
+    Passage,
     Waiver,
     apply_clauses,
     check_tables,
+    context_entries,
     split_located,
     split_sentences,
     waivers_of,
@@ -180,3 +183,19 @@ def test_clauses_and_waivers_are_checked_against_the_text() -> None:
         waivers_of("1.1", ["Then stop."], [Waiver("1.1", "It is", "print")], path="toy.md")
     with pytest.raises(CatalogError, match="not in the catalog"):
         check_tables(["1.1"], [], [Waiver("1.2", "It", "why")], path="toy.md")
+
+
+def test_context_ids_clashing_with_rules_or_each_other_are_refused() -> None:
+    def chapter(*ids: str) -> Chapter:
+        return Chapter("7", "Turns", "toy/turns.md",
+                       [Passage(i, [[(3 + n, f"Passage {n}.")]]) for n, i in enumerate(ids)])
+
+    entries = context_entries([chapter("7", "7.1")], ["1.1"], [], Numbering())
+    assert [[s["text"] for s in i["sentences"]] for i in entries[0]["items"]] == [
+        ["Passage 0."], ["Passage 1."]]
+    with pytest.raises(CatalogError, match="is a rule id") as caught:
+        context_entries([chapter("7", "1.1")], ["1.1"], [], Numbering())
+    assert (caught.value.path, caught.value.line, caught.value.item_id) == (
+        "toy/turns.md", 4, "1.1")
+    with pytest.raises(CatalogError, match=r"the id of toy/turns\.md:3"):
+        context_entries([chapter("7", "7")], ["1.1"], [], Numbering())

@@ -111,7 +111,8 @@ def sources(tmp_path: Path) -> Path:
     if not (importer.DEFAULT_SOURCES / importer.CHAPTER).exists():
         pytest.skip(f"rule sources not found at {importer.DEFAULT_SOURCES}")
     root = tmp_path / "sources"
-    for rel, _ in importer.SOURCES:
+    for rel in dict.fromkeys((*(rel for rel, _ in importer.SOURCES),
+                              *importer.related_files(importer.DEFAULT_SOURCES))):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(importer.DEFAULT_SOURCES / rel, root / rel)
     return root
@@ -185,6 +186,47 @@ def test_a_changed_statement_gets_a_new_anchor_and_keeps_the_others(
     before = yaml.safe_load(CATALOG_PATH.read_text(encoding="utf-8"))
     assert [r for r in built["rules"] if r["id"] != "6.decks.4"] == [
         r for r in before["rules"] if r["id"] != "6.decks.4"]
+
+
+def test_the_related_chapters_are_context_in_the_rulebook_numbering(
+        catalog: dict[str, Any]) -> None:
+    assert [c["id"] for c in catalog["context"]] == [
+        "3.0", "4.0", "4.1", "4.2", "4.5", "5.0", "5.2", "5.4", "9.0a"]
+    related = sorted(importer.related_files(importer.DEFAULT_SOURCES))
+    assert sorted(s["path"] for s in catalog["sources"] if s["path"] in related) == related
+    items = {i["id"]: i for c in catalog["context"] for i in c["items"]}
+    assert items["4.1.b"]["sentences"][0]["text"].startswith("Going in Turn order, each player")
+    assert items["4.2.taking-a-turn"]["heading"] == "Taking a Turn"
+    assert items["4.2"]["sentences"][0]["text"].startswith(
+        "In this phase players take Turns in clockwise order")
+    battle = items["9.6.2"]
+    assert (battle["label"], battle["parent"], battle["line"]) == ("Play Battle Actions", "9.6",
+                                                                   249)
+    assert battle["sentences"] == [{"n": 1, "text": "Attacker first, then defender.",
+                                    "line": 249}]
+    assert items["9.6.4"]["text"] == "Assign Casualties" and "label" not in items["9.6.4"]
+    assert items["4.5.a.2"]["parent"] == "4.5.a"
+    assert items["4.0.3"]["sentences"][0]["text"] == "A. Remove Casus Belli and Truces"
+    assert "Remove any `z` from their Changed Nat. Focus slot" in items["4.5.a.6"]["text"]
+    assert items["9.7"]["sentences"][4]["text"].startswith("* No Battle is triggered")
+    assert items["4.2.passing"]["sentences"][-1]["text"] == "4th to Pass: | – | – | 1`D`"
+    assert items["4.2.basic-actions"]["sentences"][1]["text"] == "Event (mandatory)"
+    # Phase 5 Step C is imported as rules: never as context too
+    assert not [i for i in items if i.startswith("4.5.c")]
+    rules = {r["text"] for r in catalog["rules"]}
+    assert not [s for i in items.values() for s in i["sentences"] if s["text"] in rules]
+    ids = list(items)
+    assert len(ids) == sum(len(c["items"]) for c in catalog["context"])
+    assert not set(ids) & {r["id"] for r in catalog["rules"]}
+
+
+def test_a_related_heading_the_rules_do_not_import_is_context(sources: Path) -> None:
+    edit(sources, importer.CLEANUP, "If it is the end of an Age", "When it is the end of an Age")
+    built = importer.build_catalog(sources)
+    (end_of_age,) = [i for c in built["context"] for i in c["items"] if i["id"] == "4.5.d"]
+    assert [(s["n"], s["text"][:30]) for s in end_of_age["sentences"]] == [
+        (2, "When it is the end of an Age, ")]
+    assert end_of_age["retired"][0]["n"] == 1
 
 
 def test_sentences_split_at_ends_only() -> None:

@@ -18,6 +18,7 @@ import yaml
 
 from oracle.games.ti4 import importer
 from oracle.games.ti4.importer import CatalogError
+from oracle.suite.catalog import load_catalog
 
 REPO = Path(__file__).resolve().parents[1]
 CATALOG_PATH = REPO / "features" / "ti4" / "catalog.yaml"
@@ -56,11 +57,12 @@ def cards() -> dict[str, Any]:
 
 @pytest.fixture
 def sources(tmp_path: Path) -> Path:
-    """A writable copy of the four renderings (the originals are read-only and must stay so)."""
+    """A writable copy of the four renderings and the related chapters (the originals are
+    read-only and must stay so)."""
     if not (importer.DEFAULT_SOURCES / importer.CANONICAL).exists():
         pytest.skip(f"rule sources not found at {importer.DEFAULT_SOURCES}")
     root = tmp_path / "sources"
-    for rel in SOURCE_FILES:
+    for rel in (*SOURCE_FILES, *importer.related_files(importer.DEFAULT_SOURCES)):
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes((importer.DEFAULT_SOURCES / rel).read_bytes())
@@ -130,7 +132,7 @@ def test_main_reports_errors_with_exit_2(
 
 def test_catalog_header(catalog: dict[str, Any]) -> None:
     assert list(catalog) == [
-        "game", "title", "generated_by", "sources", "missing_in_translation", "rules",
+        "game", "title", "generated_by", "sources", "missing_in_translation", "rules", "context",
     ]
     assert catalog["game"] == "ti4"
     assert [(s["path"], s["role"]) for s in catalog["sources"]] == [
@@ -138,6 +140,10 @@ def test_catalog_header(catalog: dict[str, Any]) -> None:
         ("ti4/action-cards.lrr-wiki.en.md", "cross-check"),
         ("ti4/action-cards.lrr-site.en.php.txt", "cross-check"),
         ("ti4/action-cards.rules.ru.md", "translation"),
+        *((f"ti4/related/{name}", "context") for name in (
+            "R_abilities.txt", "R_component_action.txt", "R_game_round.php",
+            "R_initiative_order.php", "R_politics.txt", "R_status_phase.txt",
+            "R_strategy_card.php")),
     ]
     assert all(len(s["sha256"]) == 64 for s in catalog["sources"])
 
@@ -477,6 +483,86 @@ def test_the_catalogs_round_trip_byte_for_byte() -> None:
                          (REPO / "features" / "eu-pop" / "catalog.yaml", eu.render)):
         text = path.read_text(encoding="utf-8")
         assert render(yaml.safe_load(text)) == text, path
+
+
+# ----------------------------------------------------------------------------- context
+
+
+def context_items(catalog: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {item["id"]: item for chapter in catalog["context"] for item in chapter["items"]}
+
+
+def test_the_related_chapters_are_context_in_the_lrr_numbering(catalog: dict[str, Any]) -> None:
+    assert [(c["id"], c["title"]) for c in catalog["context"]] == [
+        ("1", "Abilities"), ("22", "Component Action"), ("40", "Game Round"),
+        ("48", "Initiative Order"), ("66", "Politics (Strategy Card)"), ("81", "Status Phase"),
+        ("83", "Strategy Card")]
+    items = context_items(catalog)
+    step = items["81.3"]
+    assert (step["label"], step["line"]) == ("Step 3 – Draw Action Cards", 9)
+    assert step["sentences"] == [
+        {"n": 1, "text": "Following initiative order, each player draws one action card.",
+         "line": 9}]
+    assert items["66"]["sentences"][2]["text"] == "This card’s initiative value is “3”."
+    assert "proceeding clockwise" in items["66.3"]["sentences"][0]["text"]
+    assert items["66.2.2"]["parent"] == "66.2" and items["66.note-1"]["parent"] is None
+    assert items["81.note-2"]["sentences"][0]["text"].endswith("lowest in initiative order.")
+    assert items["1.12"]["heading"] == "Costs"
+    assert items["1.28"]["sentences"][3]["text"].endswith(": Anti–Fighter Barrage, Bombardment,"
+                                                          " Deploy, Planetary Shield, Production,"
+                                                          " Space Cannon, Sustain Damage")
+    assert "Politics, Construction" in items["48.note-2"]["text"]
+    assert items["40"]["text"] == ("A game round consists of the following four phases: Strategy"
+                                   " Phase, Action Phase, Status Phase, Agenda Phase")
+    assert "1.28.1" not in items and "48.note-2.1" not in items  # a list of names is no item
+    for item in items.values():
+        assert " ".join(s["text"] for s in item["sentences"]) == item["text"], item["id"]
+        assert all(s["line"] >= item["line"] for s in item["sentences"])
+
+
+def test_context_ids_are_unique_and_never_rule_ids(catalog: dict[str, Any]) -> None:
+    ids = [item["id"] for chapter in catalog["context"] for item in chapter["items"]]
+    assert len(ids) == len(set(ids))
+    assert not set(ids) & {rule["id"] for rule in catalog["rules"]}
+    loaded = load_catalog(CATALOG_PATH)
+    step = loaded.sentence("ti4:81.3#1")
+    assert step is not None and step.context and not step.waived
+    assert (step.source, step.line) == ("ti4/related/R_status_phase.txt", 9)
+    assert len(loaded.sentences) == len({s.anchor for s in loaded.sentences}) == sum(
+        len(i["sentences"]) for c in catalog["context"] for i in c["items"]) + sum(
+        len(r["sentences"]) for r in catalog["rules"])
+
+
+def test_a_related_line_that_states_nothing_must_be_a_listed_heading(sources: Path) -> None:
+    edit(sources, "ti4/related/R_abilities.txt", "    Costs\n", "    Expenses\n")
+    with pytest.raises(CatalogError, match="CONTEXT_HEADINGS") as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.line) == ("ti4/related/R_abilities.txt", 16)
+
+
+def test_a_step_numbered_out_of_place_is_refused(sources: Path) -> None:
+    edit(sources, "ti4/related/R_status_phase.txt", "Step 3 – Draw", "Step 4 – Draw")
+    with pytest.raises(CatalogError, match="is item 3") as caught:
+        importer.build_catalog(sources)
+    assert (caught.value.path, caught.value.line, caught.value.item_id) == (
+        "ti4/related/R_status_phase.txt", 9, "81.3")
+
+
+def test_a_changed_related_chapter_renumbers_only_its_changed_sentence(
+        sources: Path, catalog: dict[str, Any]) -> None:
+    rel = "ti4/related/R_status_phase.txt"
+    edit(sources, rel, "each player draws one action card.", "each player draws two action cards.")
+    built = importer.build_catalog(sources)
+    step = context_items(built)["81.3"]
+    assert [(s["n"], s["text"]) for s in step["sentences"]] == [
+        (2, "Following initiative order, each player draws two action cards.")]
+    assert step["retired"] == [
+        {"n": 1, "text": "Following initiative order, each player draws one action card."}]
+    before, after = context_items(catalog), context_items(built)
+    assert [i for i in after if after[i] != before[i]] == ["81.3"]
+    changed = [s["path"] for s, old in zip(built["sources"], catalog["sources"], strict=True)
+               if s["sha256"] != old["sha256"]]
+    assert changed == [rel]
 
 
 # ----------------------------------------------------------------------------- cards

@@ -20,7 +20,8 @@ from typing import Any
 
 import yaml
 
-from oracle.suite.yamlfiles import read_yaml
+from oracle.suite import cache
+from oracle.suite.yamlfiles import parse_yaml, read_yaml
 
 
 class CatalogFileError(Exception):
@@ -218,7 +219,7 @@ def load_catalog(path: Path) -> Catalog:
     sentences existed) has one: its whole text, ``#1``. A context id equal to a rule id, a
     repeated anchor or a misspelt sentence key is refused, naming the file and the id.
     """
-    data = read_game_file(path, "the catalog", "regenerate it with the game's importer")
+    data = _catalog_data(path)
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):
         raise CatalogFileError(f"{path}: a catalog needs 'game' and a 'rules' list; "
                                "regenerate it with the game's importer")
@@ -260,6 +261,30 @@ def load_catalog(path: Path) -> Catalog:
     _check_ids(path, rules, context)
     return Catalog(game=game, title=str(data.get("title", game)), rules=tuple(rules),
                    context=context)
+
+
+def _catalog_data(path: Path) -> Any:
+    """A catalog file's data, parsed once per content and kept across runs.
+
+    Why: a catalog with its sentences and context is most of the YAML a run reads (libyaml
+    takes some 70 ms for the two bundled ones, every run and every worker); the parse of the
+    same bytes, by the same PyYAML, is the same data, so it is kept in the cache folder
+    (``oracle.suite.cache``) like a feature file's parse.
+    """
+    fix = "regenerate it with the game's importer"
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); {fix}") from exc
+    key = cache.content_key(raw, "catalog", yaml.__version__)
+    data = cache.load("catalog", key)
+    if data is None:
+        try:
+            data = parse_yaml(raw.decode("utf-8"))
+        except (UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); {fix}") from exc
+        cache.store("catalog", key, data)
+    return data
 
 
 def _file_of(source: str) -> str:

@@ -21,7 +21,8 @@ import yaml
 
 from oracle.games.kit.sources import CatalogError, collapse
 
-#: Words ending in a full stop that never end a sentence ("see p. 13", "Changed Nat. Focus").
+#: Words ending in a full stop that never end a sentence ("see p. 13", "Changed Nat. Focus");
+#: nor does a single letter ("A. Remove Casus Belli", a step's letter).
 ABBREVIATIONS = ("e.g.", "i.e.", "p.", "pp.", "No.", "Nat.", "max.", "min.", "vs.", "Ed.")
 
 #: A sentence ends at . ! or ? (and any closing quotes or brackets after it) followed by a
@@ -29,7 +30,7 @@ ABBREVIATIONS = ("e.g.", "i.e.", "p.", "pp.", "No.", "Nat.", "max.", "min.", "vs
 #: therefore never ends. Capitals include Cyrillic, for translations.
 _SENTENCE_END = re.compile(r"(?<=[.!?])([”’\"')]*)\s+(?=[A-ZА-ЯЁ`(\"'“«*])")
 _ABBREVIATION = re.compile(r"(?:^|[\s(])(?:" + "|".join(re.escape(a) for a in ABBREVIATIONS)
-                           + r")$")
+                           + r"|[A-Za-z]\.)$")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -237,3 +238,78 @@ def sentence_records(owner: str, located: Sequence[tuple[int | None, str]],
             record["renderings"] = differ
         records.append(record)
     return {"sentences": records, **({"retired": retired} if retired else {})}
+
+
+# -- context: the related chapters ----------------------------------------------------------
+
+
+@dataclass
+class Passage:
+    """One item of a related chapter as an importer reads it: its id in the source's own
+    numbering, its text as blocks (a paragraph, a list entry, a table row: a sentence never
+    runs from one into the next) of ``(line, fragment)`` pieces, and where it stands."""
+
+    id: str
+    blocks: list[list[tuple[int, str]]]
+    parent: str | None = None
+    label: str | None = None
+    heading: str | None = None
+
+    @property
+    def line(self) -> int | None:
+        return next((line for block in self.blocks for line, _ in block), None)
+
+    @property
+    def text(self) -> str:
+        return collapse(" ".join(f for block in self.blocks for _, f in block))
+
+    def sentences(self) -> list[tuple[int | None, str]]:
+        return [located for block in self.blocks for located in split_located(block)]
+
+
+@dataclass
+class Chapter:
+    """A related chapter: its id (``81``, ``4.2``), title, file and passages in order."""
+
+    id: str
+    title: str
+    source: str
+    passages: list[Passage] = field(default_factory=list)
+
+
+def context_entries(chapters: Sequence[Chapter], rule_ids: Iterable[str],
+                    clauses: Sequence[Clause], numbering: Numbering) -> list[dict[str, Any]]:
+    """The catalog's ``context``: each chapter's items with their numbered sentences.
+
+    An id given twice, or equal to a rule id, is refused with the file and line: a citation
+    must name one thing, and a context item is never a rule.
+    """
+    rules = set(rule_ids)
+    seen: dict[str, tuple[str, int | None]] = {}
+    entries = []
+    for chapter in chapters:
+        items = []
+        for passage in chapter.passages:
+            where = seen.get(passage.id)
+            if passage.id in rules or where:
+                other = "a rule id" if passage.id in rules else f"the id of {where[0]}:{where[1]}"
+                raise CatalogError(f"the context id {passage.id} is {other}; a context id "
+                                   "names one passage and is never a rule id",
+                                   path=chapter.source, line=passage.line, item_id=passage.id)
+            seen[passage.id] = (chapter.source, passage.line)
+            if not passage.text:
+                raise CatalogError("a passage without text", path=chapter.source,
+                                   line=passage.line, item_id=passage.id)
+            item: dict[str, Any] = {"id": passage.id, "parent": passage.parent}
+            if passage.heading:
+                item["heading"] = passage.heading
+            if passage.label:
+                item["label"] = passage.label
+            item["text"], item["line"] = passage.text, passage.line
+            located = apply_clauses(passage.id, passage.sentences(), clauses,
+                                    path=chapter.source)
+            item.update(sentence_records(passage.id, located, numbering))
+            items.append(item)
+        entries.append({"id": chapter.id, "title": chapter.title, "source": chapter.source,
+                        "items": items})
+    return entries

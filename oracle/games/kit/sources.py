@@ -50,6 +50,16 @@ def read_source(base: Path, rel: str, flags: str) -> str:
                            path=rel) from None
 
 
+def files_in(base: Path, rel_dir: str, flags: str) -> list[str]:
+    """Every file of a sources folder (``ti4/related``), relative to ``base``, sorted: each
+    must be read, so a new file is never skipped silently."""
+    folder = Path(base) / rel_dir
+    if not folder.is_dir():
+        raise CatalogError(f"folder not found under {base} (pass the right {flags})",
+                           path=rel_dir)
+    return [f"{rel_dir}/{p.name}" for p in sorted(folder.iterdir()) if p.is_file()]
+
+
 def sha256_of(base: Path, rel: str) -> str:
     """Hash a source so that the generated file records exactly which input it came from."""
     return hashlib.sha256((base / rel).read_bytes()).hexdigest()

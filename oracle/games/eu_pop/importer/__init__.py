@@ -9,17 +9,20 @@ sentence to exactly one table entry. A sentence the table does not map, or an en
 sentence is gone, stops the build naming the file and line, instead of silently adding,
 dropping or renumbering a rule. Rerunning on the same sources writes the same bytes.
 
-One related chapter contributes too: Phase 5 Step C (``related/4-5-phase-5-cleanup.md``) is
-where the chapter's hand limit is checked, and it adds that Display Cards in play do not count
-towards it. Only the headings listed in the table are read from related chapters; the rest of
-them is context.
+One related chapter contributes rules too: Phase 5 Step C (``related/4-5-phase-5-cleanup.md``)
+is where the chapter's hand limit is checked, and it adds that Display Cards in play do not
+count towards it. Only the headings listed in the table are read as rules from related
+chapters; the rest of every related chapter enters the catalog as ``context`` (``related``:
+citable sentences, never rules). Each rule and context item is split into sentences with
+stable anchors (``eu-pop:6.decks.4#1``), numbered from the previous catalog.
 
 Regenerate with ``python -m oracle.games.eu_pop.importer``; ``--check`` reports a stale file
 without writing, which is what the test suite relies on.
 
-The parts: ``table`` (the reviewed sentence -> id table), ``wiki`` (reading a chapter into
-sentences, wiki or Markdown), ``mapping`` (matching sentences to the table), ``common`` (file
-names); this package builds the catalog and runs the command.
+The parts: ``table`` (the reviewed sentence -> id table, clause splits and waivers), ``wiki``
+(reading a chapter into sentences, wiki or Markdown), ``mapping`` (matching sentences to the
+table), ``related`` (the related chapters as context), ``common`` (file names); this package
+builds the catalog and runs the command.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from oracle.games.eu_pop.importer.common import (
     TITLE,
 )
 from oracle.games.eu_pop.importer.mapping import check_table, map_sentences
+from oracle.games.eu_pop.importer.related import parse_related, related_files, slug
 from oracle.games.eu_pop.importer.table import (
     ACTION_CARDS,
     CLAUSES,
@@ -62,6 +66,7 @@ from oracle.games.kit.sentences import (
     Numbering,
     apply_clauses,
     check_tables,
+    context_entries,
     sentence_records,
     waivers_of,
 )
@@ -100,9 +105,12 @@ __all__ = [
     "heading_title",
     "main",
     "map_sentences",
+    "parse_related",
     "parse_source",
+    "related_files",
     "render",
     "render_inline",
+    "slug",
     "split_sentences",
 ]
 
@@ -122,7 +130,11 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
     sentences = {rel: parse_source(read_source(sources_dir, rel, "--sources"), rel)
                  for rel, _ in SOURCES}
     mapped = map_sentences(sentences)
-    check_tables([statement.id for statement, _ in mapped], CLAUSES, WAIVERS, path=CHAPTER)
+    ids = [statement.id for statement, _ in mapped]
+    chapters = parse_related(sources_dir, [(s.source, s.headings) for s in SECTIONS])
+    check_tables(ids, (), WAIVERS, path=CHAPTER)
+    check_tables([*ids, *(p.id for c in chapters for p in c.passages)], CLAUSES, (),
+                 path=CHAPTER)
     numbering = Numbering.read(previous)
     rules: list[dict[str, Any]] = []
     for statement, sentence in mapped:
@@ -150,8 +162,10 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
         "title": TITLE,
         "generated_by": MODULE,
         "sources": [{"path": rel, "role": role, "sha256": sha256_of(sources_dir, rel)}
-                    for rel, role in SOURCES],
+                    for rel, role in (*SOURCES, *((c.source, "context") for c in chapters
+                                                  if c.source not in dict(SOURCES)))],
         "rules": rules,
+        "context": context_entries(chapters, ids, CLAUSES, numbering),
     }
 
 

@@ -26,7 +26,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from oracle.games.kit.sentences import Numbering, check_tables, sentence_records, waivers_of
+from oracle.games.kit.sentences import (
+    Numbering,
+    check_tables,
+    context_entries,
+    sentence_records,
+    waivers_of,
+)
 from oracle.games.kit.sources import CatalogError, importer_parser, write_outputs
 from oracle.games.ti4.importer.common import (
     ACTION_DECK,
@@ -53,6 +59,7 @@ from oracle.games.ti4.importer.crosscheck import cross_check
 from oracle.games.ti4.importer.deck import build_cards
 from oracle.games.ti4.importer.editorial import (
     CLAUSES,
+    CONTEXT_HEADINGS,
     REMARKS,
     RENDERING_WORDING,
     RU_COMMENT_CHECKS,
@@ -63,6 +70,7 @@ from oracle.games.ti4.importer.editorial import (
 )
 from oracle.games.ti4.importer.html_page import parse_html
 from oracle.games.ti4.importer.markdown import parse_markdown
+from oracle.games.ti4.importer.related import parse_related, related_files
 from oracle.games.ti4.importer.russian import RU_LETTERS, parse_russian, translation_map
 from oracle.games.ti4.importer.sentences import align_russian, split_item
 from oracle.games.ti4.importer.yaml_source import NOTES_SECTION, RULES_SECTION, parse_canonical
@@ -74,6 +82,7 @@ __all__ = [
     "CARDS_FILE",
     "CATALOG_FILE",
     "CLAUSES",
+    "CONTEXT_HEADINGS",
     "DEFAULT_DATA",
     "DEFAULT_OUT",
     "DEFAULT_SOURCES",
@@ -106,7 +115,9 @@ __all__ = [
     "parse_canonical",
     "parse_html",
     "parse_markdown",
+    "parse_related",
     "parse_russian",
+    "related_files",
     "render",
     "translation_map",
 ]
@@ -135,7 +146,10 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
             if item_id not in ids:
                 raise CatalogError(f"editorial table names {item_id}, which is not a rule",
                                    path=CANONICAL, item_id=item_id)
-    check_tables(ids, CLAUSES, WAIVERS, path=CANONICAL)
+    chapters = parse_related(sources_dir, CONTEXT_HEADINGS)
+    check_tables(ids, (), WAIVERS, path=CANONICAL)
+    check_tables([*ids, *(p.id for c in chapters for p in c.passages)], CLAUSES, (),
+                 path=CANONICAL)
     numbering = Numbering.read(previous)
 
     rules: list[dict[str, Any]] = []
@@ -160,7 +174,7 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
         rules.append(entry)
 
     roles = ((CANONICAL, "canonical"), (MARKDOWN, "cross-check"), (HTML_PAGE, "cross-check"),
-             (RUSSIAN, "translation"))
+             (RUSSIAN, "translation"), *((c.source, "context") for c in chapters))
     return {
         "game": GAME,
         "title": TITLE,
@@ -170,6 +184,7 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
         ],
         "missing_in_translation": [i for i in ids if i not in ru],
         "rules": rules,
+        "context": context_entries(chapters, ids, CLAUSES, numbering),
     }
 
 

@@ -107,3 +107,9 @@ RU_SENTENCE_CHECKS: dict[str, tuple[tuple[str, str | None], ...]] = {
 #: catalog under that rendering (for drift between editions); any other difference fails the
 #: import. None today: the three English renderings agree word for word.
 RENDERING_WORDING: dict[tuple[str, str], str] = {}
+
+#: Reviewed: the lines of a related chapter that are sub-headings, not statements (the items
+#: under them keep the heading). Any other line at item level that ends no statement fails.
+CONTEXT_HEADINGS: dict[str, tuple[str, ...]] = {
+    "ti4/related/R_abilities.txt": ("Costs", "Timing", "Component–specific Rules"),
+}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from oracle.games.kit.sources import CatalogError
 from oracle.games.ti4.importer.common import EN_SECTION, HTML_PAGE, Item, _note_id, _read_text
@@ -72,6 +72,9 @@ class _LrrPageParser(HTMLParser):
             self._open[-1][1][0] += data
 
 
+_PageParser = TypeVar("_PageParser", bound=_LrrPageParser)
+
+
 def _gutter_end(lines: Sequence[str]) -> int:
     """Index of the last line of the copied page's line-number gutter ("1", "2", ... "N").
 
@@ -88,15 +91,19 @@ def _gutter_end(lines: Sequence[str]) -> int:
     return 0
 
 
-def parse_html(sources_dir: Path) -> list[Item]:
-    """Read rules and notes from the site page with the stdlib HTML parser (nesting matters)."""
-    text = _read_text(sources_dir, HTML_PAGE)
-    parser = _LrrPageParser()
+def read_page(parser: _PageParser, text: str, rel: str) -> _PageParser:
+    """Feed a whole page to ``parser``; the first thing it did not understand is an error."""
     parser.feed(text)
     parser.close()
     if parser.errors:
         message, line = parser.errors[0]
-        raise CatalogError(message, path=HTML_PAGE, line=line)
+        raise CatalogError(message, path=rel, line=line)
+    return parser
+
+
+def parse_html(sources_dir: Path) -> list[Item]:
+    """Read rules and notes from the site page with the stdlib HTML parser (nesting matters)."""
+    parser = read_page(_LrrPageParser(), _read_text(sources_dir, HTML_PAGE), HTML_PAGE)
     for cls in ("lrr", "note"):
         if cls not in parser.lists:
             raise CatalogError(f'no <ol class="{cls}"> list found', path=HTML_PAGE)
