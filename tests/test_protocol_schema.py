@@ -557,3 +557,14 @@ def _deck_left_out_but_used(where: str, name: str, lines: Sequence[Any]) -> list
         if DRAWING.search(text) and not decks and steps[i + 1:i + 2] != ["the action is rejected"]:
             found.append(f"{where}: {name}: {text}")
     return found
+
+
+def test_the_page_defines_every_verdict_an_engine_can_earn() -> None:
+    """An engine developer reads what `blocked` means on this page, not in the code."""
+    from oracle.report.model import TESTED, Status
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("\n## What a run says about an engine\n", 1)[1].split("\n## ", 1)[0]
+    defined = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
+    earned = {str(s) for s in TESTED | {Status.UNSUPPORTED}} - {"xfail", "xpass"}
+    assert earned <= defined, earned - defined

@@ -131,10 +131,11 @@ def _parser() -> argparse.ArgumentParser:
                        help="only this game's steps and values (repeatable; default: all)")
     steps.add_argument("--markdown", action="store_true", help="write Markdown")
     smoke_options["features"].add_to_cli(steps)
-    from oracle.cli import capabilities, scaffold
+    from oracle.cli import capabilities, cards, scaffold
 
     scaffold.add_parser(sub)
     capabilities.add_parser(sub)
+    cards.add_parser(sub)
     return parser
 
 
@@ -278,6 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.capabilities import main as capabilities_main
 
         return capabilities_main(ns)
+    if ns.command == "cards":
+        from oracle.cli.cards import main as cards_main
+
+        return cards_main(ns)
     if ns.command == "new-adapter":
         from oracle.cli.scaffold import main as new_adapter
 

@@ -1,0 +1,121 @@
+"""``rules-oracle cards``: a game's card facts, for the people who write adapters.
+
+Why a command: an adapter needs each card's deck, copies and (per game) costs, kinds,
+charges, dice or timing window, and those facts live in the game's ``cards.yaml`` among the
+scenarios, which an engine team may be told not to read (so that it implements the rules,
+not the tests). This prints them, with the file's own explanation of its fields, as a
+table per deck or (``--json``) as the data itself, so that an engine in any language can
+load them without a YAML parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from oracle import options
+
+#: Fields every game's card facts have, shown first.
+FIRST = ("name", "count")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "cards", help="a game's card facts (names, copies, costs, windows, ...)",
+        description="Print a game's card facts, the data an adapter needs about each card: "
+                    "its deck and copies, and per game its costs, kinds, charges, Actions "
+                    "and dice (EU) or its phase and timing window (TI4); no card text. "
+                    "The text form explains each field (the header of the game's "
+                    "cards.yaml). Exit 0, or 2 for an unknown --game.")
+    parser.add_argument("--game", required=True, metavar="ID", help="the game (ti4, eu-pop)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the facts as JSON: {game, file, decks: {DECK: [card, "
+                             "...]}} plus the file's other top-level keys (EU: illustrative)")
+    options.by_name()["features"].add_to_cli(parser)
+
+
+def main(ns: argparse.Namespace) -> int:
+    from oracle.suite.catalog import CatalogFileError, read_game_file
+    from oracle.suite.games import bundled_features_dir, discover_games
+
+    try:
+        games = discover_games([bundled_features_dir(), *(Path(f) for f in ns.oracle_features)])
+    except CatalogFileError as exc:
+        print(f"rules-oracle cards: {exc}", file=sys.stderr)
+        return 2
+    game = games.get(ns.game)
+    if game is None:
+        print(f"rules-oracle cards: --game {ns.game}: no such game (games: "
+              f"{', '.join(games)})", file=sys.stderr)
+        return 2
+    if not game.cards_file:
+        print(f"rules-oracle cards: {game.id} has no card facts (no 'cards:' in its game.yaml)",
+              file=sys.stderr)
+        return 2
+    path = game.folder / game.cards_file
+    data = dict(read_game_file(path, "the card facts") or {})
+    if ns.json:
+        print(json.dumps({**data, "game": game.id, "file": str(path),
+                          "decks": game.cards}, ensure_ascii=False, indent=1))
+        return 0
+    print(render_text(game.id, path, data, game.cards), end="")
+    return 0
+
+
+def header(path: Path) -> list[str]:
+    """The comment block at the top of a card-facts file: what its fields mean."""
+    lines = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line[1:].removeprefix(" "))
+    return lines
+
+
+def render_text(game: str, path: Path, data: Mapping[str, Any],
+                decks: Mapping[str, list[Mapping[str, Any]]]) -> str:
+    """Every deck as a table (a card per line, nested entries such as a Display Card's
+    Actions indented below it), after the file's explanation of its fields."""
+    out = [f"Card facts of {game} ({path}); no card text. What the fields mean: "
+           f"docs/protocol.md, the game's section; and the file's header:", ""]
+    out += [f"  {line}".rstrip() for line in header(path)] + [""]
+    for deck, cards in decks.items():
+        copies = sum(int(c.get("count", 1)) for c in cards)
+        out.append(f"{deck} deck: {len(cards)} cards, {copies} copies")
+        out += _table(cards, "  ")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _table(rows: list[Mapping[str, Any]], indent: str) -> list[str]:
+    """Rows as aligned columns; a field holding a list of mappings becomes sub-rows."""
+    nested = [k for r in rows for k, v in r.items()
+              if isinstance(v, list) and v and all(isinstance(x, Mapping) for x in v)]
+    nested = list(dict.fromkeys(nested))
+    columns = list(dict.fromkeys([*(k for k in FIRST if any(k in r for r in rows)),
+                                  *(k for r in rows for k in r if k not in nested)]))
+    cells = [[_cell(r.get(k)) for k in columns] for r in rows]
+    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
+    lines = [indent + "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    for row, cells_of in zip(rows, cells, strict=True):
+        lines.append(indent + "  ".join(c.ljust(w) for c, w in zip(cells_of, widths,
+                                                                   strict=True)).rstrip())
+        for key in nested:
+            if row.get(key):
+                lines.append(f"{indent}    {key}:")
+                lines += _table(list(row[key]), indent + "      ")
+    return lines
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list):
+        return ",".join(_cell(v) for v in value) or "-"
+    if isinstance(value, Mapping):
+        return ",".join(f"{k} {_cell(v)}" for k, v in value.items())
+    return str(value)

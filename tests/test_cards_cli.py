@@ -1,0 +1,41 @@
+"""``rules-oracle cards``: every card fact of a game, for adapter writers who do not read the
+scenarios (docs/protocol.md, "setup": card facts)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from oracle.cli import main
+from oracle.suite.games import discover_games
+
+
+@pytest.mark.parametrize("game_id", ["ti4", "eu-pop"])
+def test_json_is_the_games_card_facts(game_id, capsys):
+    assert main(["cards", "--game", game_id, "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    game = discover_games()[game_id]
+    assert printed["game"] == game_id
+    assert printed["decks"] == game.cards
+    assert printed["file"].endswith("cards.yaml")
+
+
+def test_text_lists_every_card_and_nested_action_with_the_fields_explained(capsys):
+    assert main(["cards", "--game", "eu-pop"]) == 0
+    text = capsys.readouterr().out
+    game = discover_games()["eu-pop"]
+    for deck, cards in game.cards.items():
+        assert f"{deck} deck: {len(cards)} cards" in text
+        for card in cards:
+            assert f"  {card['name']}  " in text
+            for action in card.get("actions") or []:
+                assert f"        {action['name']}  " in text  # indented under its card
+    assert "charges    display cards" in text  # the file's own legend
+    row = next(line for line in text.splitlines() if line.lstrip().startswith("Bold Gambit"))
+    assert row.split()[2:5] == ["2", "1", "battle_action"] and "?" in row.split()
+
+
+def test_an_unknown_game_is_a_usage_error(capsys):
+    assert main(["cards", "--game", "chess"]) == 2
+    assert "no such game (games: " in capsys.readouterr().err
