@@ -20,3 +20,20 @@ class Lacking(ReferenceEngine):
 def factory():
     return Lacking()
 '''
+
+
+def refusing_key(key: str) -> str:
+    """The EU reference engine behind an adapter that answers setup ``unsupported`` when the
+    state has top-level key ``key`` (as an adapter that refuses keys it does not know)."""
+    return f'''
+from oracle.games.eu_pop.engine import ReferenceEngine
+
+class Refusing(ReferenceEngine):
+    def handle(self, request):
+        if request.get("op") == "setup" and {key!r} in request["state"]:
+            return {{"reply": "unsupported", "reason": "unknown state key {key}"}}
+        return super().handle(request)
+
+def factory():
+    return Refusing()
+'''

@@ -141,3 +141,27 @@ def test_the_protocol_pages_table_names_every_capability_the_map_finds() -> None
 def test_bad_options_are_a_usage_error_saying_what_to_do(oracle, args, says) -> None:
     run = oracle("capabilities", *args)
     assert run.code == 2 and says in run.err, run.err
+
+
+def test_a_scenario_whose_setup_sends_a_key_the_engine_refuses_is_not_counted_runnable(
+        oracle, engine_module) -> None:
+    """Why: 'eu-pop: 212 of 212 scenarios have all they need' for an engine that refused the
+    EU 'window' key and so answered unsupported to 154 of them. The key is tried (as smoke
+    does) and the scenarios that send it are counted, and the rules they leave, as a run
+    reports them."""
+    engine_module("refusing", engine_sources.refusing_key("window"))
+    told = oracle("capabilities", "--engine", "refusing:factory", "--game", "eu-pop")
+    assert told.code == 0, told.err
+    assert "58 of 212 scenarios have all they need" in told.out
+    assert "refuses setup keys its scenarios send" in told.out
+    assert "window: unsupported: unknown state key window" in told.out
+    listed = set(re.findall(r"eu-pop:[\w.-]+", told.out.split("setup key 'window' (refused)",
+                                                              1)[1].split("\n  the fewest", 1)[0]))
+    run = oracle("run", "--engine", "refusing:factory", "--rule", "eu-pop")
+    reported = {r["id"] for r in run.report["rules"] if r["status"] == "unsupported"}
+    assert reported and listed == reported
+    ran = [s for r in run.report["rules"] for s in r["scenarios"] if s["status"] != "unsupported"]
+    assert len({(s["location"], s["name"]) for s in ran}) == 58
+    # An engine that takes every key is told so.
+    told = oracle("capabilities", "--engine", "reference", "--game", "eu-pop")
+    assert "takes every setup key its scenarios send" in told.out

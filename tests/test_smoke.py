@@ -242,3 +242,78 @@ def test_the_minimal_state_uses_the_cards_the_engine_declares():
     state = setup["state"]
     assert [p["hand"] for p in state["players"]] == [["Sabotage"], ["Sabotage"]]
     assert state["decks"]["action"]["draw"] == ["Sabotage", "Sabotage"]
+
+
+# -- what the scenarios send -------------------------------------------------------------------
+
+#: The state keys each game's section of docs/protocol.md lists (players' keys prefixed).
+DOCUMENTED = {
+    "ti4": {"players", "decks", "phase", "active_player", "window", "speaker", "initiative",
+            "laws", "units", "players.name", "players.hand", "players.faction",
+            "players.technologies", "players.command_tokens", "players.trade_goods",
+            "players.strategy_cards", "players.hand_limit_modifier"},
+    "eu-pop": {"players", "decks", "phase", "active_player", "window", "battle", "players.name",
+               "players.hand", "players.power", "players.ducats", "players.cost_reductions",
+               "players.display", "players.advisors", "players.leaders"},
+}
+
+
+class RefusesUnknownKeys:
+    """An adapter that answers setup ``unsupported`` (or ``errored``) for any state key it was
+    not written for, around a reference engine: here one written before ``forgotten`` was
+    on the page."""
+
+    def __init__(self, game: str, forgotten: str, answer: str = "unsupported") -> None:
+        from oracle.engines.kinds import load_factory
+
+        self.engine = load_factory(GAMES[game].reference_engine)()
+        self.known = DOCUMENTED[game] - {forgotten}
+        self.answer = answer
+
+    def handle(self, request: JSON) -> JSON:
+        if request["op"] == "setup":
+            state = request["state"]
+            keys = [*state, *(f"players.{k}" for p in state["players"] for k in p)]
+            unknown = [k for k in keys if k not in self.known]
+            if unknown:
+                why = f"this adapter does not know state key {unknown[0]!r}"
+                return ({"reply": "unsupported", "reason": why} if self.answer == "unsupported"
+                        else {"reply": "errored", "message": why})
+        return self.engine.handle(request)
+
+
+@pytest.mark.parametrize("game, forgotten, scenarios", [
+    ("eu-pop", "window", 154), ("ti4", "initiative", 12), ("eu-pop", "players.ducats", 2)])
+def test_smoke_names_a_state_key_the_scenarios_send_that_the_engine_refuses(
+        game, forgotten, scenarios):
+    """Why: an adapter that refused the undocumented EU 'window' passed smoke, then answered
+    unsupported to 154 of 212 scenarios. unsupported is a valid answer, so smoke warns (and
+    passes), naming the key and what refusing it costs."""
+    result, out = run(RefusesUnknownKeys(game, forgotten), {game: GAMES[game]})
+    assert failed(result) == [], out
+    key = forgotten.replace("players.", "players[].")
+    [warned] = [c for c in result.checks if c.warn]
+    assert warned.title == f"{game}: every setup key the scenarios send is taken: refused {key!r}"
+    assert warned.detail.startswith(f"{key}: unsupported: this adapter does not know state key "
+                                    f"{forgotten!r}; sent by {scenarios} "
+                                    "scenario(s), e.g. ")
+    assert "fix: " in out and f"the {game} section" in out
+    assert out.rstrip().endswith("all ok (1 warning: scenarios that will be unsupported)")
+
+
+def test_smoke_fails_an_engine_that_errors_on_a_key_the_scenarios_send():
+    result, out = run(RefusesUnknownKeys("eu-pop", "window", "errored"), GAMES)
+    assert "eu-pop: every setup key the scenarios send is taken" in failed(result), out
+    assert "window: errored: " in out
+
+
+def test_smoke_tries_every_key_and_shape_the_scenarios_an_engine_can_run_send():
+    """Only what the scenarios this engine may be sent use: a key only a capability's
+    scenarios send is not tried on an engine that does not declare the capability."""
+    result, _ = run(reference())
+    sent = [r["state"] for r, _ in result.transcript if r["op"] == "setup"]
+    assert any("initiative" in s for s in sent) and any("units" in s for s in sent)
+    acts = {r["action"]["type"] for r, _ in result.transcript if r["op"] == "act"}
+    assert {"status_draw", "politics_primary", "trade", "resolve"} <= acts
+    _, out = run(NoRules())  # declares ti4/draw and ti4/play only
+    assert '"units"' not in out and '"politics_primary"' not in out

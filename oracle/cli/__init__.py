@@ -113,9 +113,11 @@ def _parser() -> argparse.ArgumentParser:
     smoke = sub.add_parser(
         "smoke", help="check a new adapter's handshake and a few basic calls",
         description="Talk to an engine briefly (handshake, a minimal setup, observe as a "
-                    "player, a spectator and the referee, an action the rules refuse) and "
-                    "say in plain words what is wrong. Exit 0 all ok, 1 something is wrong, "
-                    "2 a bad --engine.")
+                    "player, a spectator and the referee, an action the rules refuse), then "
+                    "try each setup key and request shape the scenarios send, alone, and "
+                    "say in plain words what is wrong (a key the engine refuses is named, "
+                    "with the scenarios it costs: a warning, since 'unsupported' is a valid "
+                    "answer). Exit 0 all ok, 1 something is wrong, 2 a bad --engine.")
     smoke_options = options.by_name()
     for name in ("engine", "timeout", "startup_timeout", "features"):
         smoke_options[name].add_to_cli(smoke)

@@ -15,7 +15,7 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from oracle import options
 
@@ -105,12 +105,28 @@ def engine_report(ns: argparse.Namespace, games: dict[str, Game]
             startup_timeout=ns.oracle_startup_timeout))
         try:
             info = client.info()
+            for game in group.values():
+                plays = game.id in info.games
+                refused = _refused_keys(client, game, info.capabilities) if plays else None
+                gaps.append(engine_gaps(game, info.capabilities, plays, ns.oracle_seed,
+                                        refused))
         finally:
             client.close()
         names.append(f"{info.name} {info.version}")
-        gaps += [engine_gaps(game, info.capabilities, game.id in info.games, ns.oracle_seed)
-                 for game in group.values()]
     return f"{spec} ({'; '.join(dict.fromkeys(names))})", gaps
+
+
+def _refused_keys(client: Any, game: Game, capabilities: frozenset[str]
+                  ) -> dict[str, str] | None:
+    """The setup keys the game's scenarios send that the engine refuses (each tried alone,
+    as smoke does), key path -> its answer; None when they cannot be known (the game has no
+    reference engine to record them on)."""
+    from oracle.engines.smoke import suite_requests
+
+    found = suite_requests(client, game, capabilities, shapes=False)
+    if found is None:
+        return None
+    return {t.name: t.answer for t in found[0] if not t.taken and t.reply is not None}
 
 
 # -- the map, as text and Markdown -------------------------------------------------------------
@@ -228,6 +244,7 @@ def _game_gaps(gap: EngineGaps, width: int) -> list[str]:
     lines = [f"{gap.game}: declares {len(gap.declared)} of its capabilities; {gap.runnable} "
              f"of {gap.scenarios} scenarios have all they need; {len(gap.unsupported)} of "
              f"{gap.rules} tested rules unsupported"]
+    lines += _wrap(_keys_note(gap), width)
     if gap.declared:
         lines += _wrap("declares: " + ", ".join(gap.declared), width)
     if gap.unused:
@@ -255,6 +272,18 @@ def _game_gaps(gap: EngineGaps, width: int) -> list[str]:
     return lines
 
 
+def _keys_note(gap: EngineGaps) -> str:
+    """Whether the setup keys were checked, and which the engine refused."""
+    if not gap.keys_checked:
+        return ("setup keys not checked (the game has no reference engine to record what its "
+                "scenarios send): a scenario is counted by its capabilities alone")
+    if not gap.refused:
+        return "takes every setup key its scenarios send (each tried alone, as smoke does)"
+    return ("refuses setup keys its scenarios send (each tried alone, as smoke does; those "
+            "scenarios are not counted): " + "; ".join(
+                f"{k}: {why}" for k, why in gap.refused.items()))
+
+
 CLASS_NOTE = " (any card of the class it models)"
 
 
@@ -273,7 +302,7 @@ def render_gaps_markdown(engine: str, gaps: list[EngineGaps]) -> str:
             continue
         out += [f"Declares {len(gap.declared)} of its capabilities; {gap.runnable} of "
                 f"{gap.scenarios} scenarios have all they need; {len(gap.unsupported)} of "
-                f"{gap.rules} tested rules unsupported.", ""]
+                f"{gap.rules} tested rules unsupported. {_md_text(_keys_note(gap))}", ""]
         if gap.unused:
             out += ["Declared, needed by no scenario: "
                     + ", ".join(f"`{c}`" for c in gap.unused) + ".", ""]

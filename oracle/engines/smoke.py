@@ -7,6 +7,11 @@ handshake, a setup of a minimal state, a look at it as each kind of viewer, a fe
 and says in plain words what is wrong, how to fix it, and which section of
 docs/protocol.md to read.
 
+Then it tries what the suite really sends: each setup key and request shape the game's
+scenarios use (those this engine may be sent), each alone (``oracle.suite.sent``), so that
+a key the adapter refuses is named with the scenarios it costs, instead of surfacing as a
+run full of ``unsupported``.
+
 Smoke judges the *protocol*, never the rules: whether an action is legal is for the
 scenarios to judge, so no check here depends on what the rules allow, and no advice asks
 an adapter to refuse a move (an adapter that refused moves by itself would be implementing
@@ -28,6 +33,7 @@ from oracle.protocol import (
     REFEREE,
     Accepted,
     Act,
+    Choose,
     Describe,
     Described,
     Errored,
@@ -62,6 +68,9 @@ class Check:
     detail: str = ""
     fix: str = ""
     section: str = ""
+    #: Right by the protocol, but costly: the engine refused (``unsupported``) something the
+    #: scenarios send, and every scenario that sends it will be unsupported.
+    warn: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,8 +109,10 @@ class _Smoke:
         self.capabilities: frozenset[str] = frozenset()
 
     def check(self, title: str, ok: bool, detail: str = "", fix: str = "",
-              section: str = "") -> bool:
-        self.checks.append(Check(title, ok, detail, "" if ok else fix, "" if ok else section))
+              section: str = "", warn: bool = False) -> bool:
+        shown = not ok or warn
+        self.checks.append(Check(title, ok, detail, fix if shown else "",
+                                 section if shown else "", warn and ok))
         return ok
 
     def run(self) -> list[Check]:
@@ -190,6 +201,54 @@ class _Smoke:
         self.look(game, "Alice", "Alice", state)
         self.look(game, None, "a spectator (null)", state)
         self.check_acts(game, deck)
+        self.check_suite_requests(game)
+
+    def check_suite_requests(self, game: Game) -> None:
+        """Every setup key and request shape the game's scenarios send (those this engine
+        can run: its declarations cover their needs), each tried alone (``oracle.suite.sent``):
+        a key or shape the engine refuses is named, with the scenarios it costs."""
+        found = suite_requests(self.client, game, self.capabilities)
+        if found is None:
+            self.check(f"{game.id}: what the scenarios send", True,
+                       "not checked: the game has no reference engine to record it on")
+            return
+        keys, shapes = found
+        self.report_refusals(game, "setup key", keys, SETUP)
+        self.report_refusals(game, "request", shapes, ACT)
+
+    def report_refusals(self, game: Game, what: str, tried: list[Tried],
+                        section: str) -> None:
+        """One check per kind: errored answers fail (the scenarios will error), unsupported
+        ones warn (they will be unsupported), naming each key or shape and its cost."""
+        noun = "keys" if what == "setup key" else "shapes"
+        broken = [t for t in tried if isinstance(t.reply, Errored)]
+        refused = [t for t in tried if isinstance(t.reply, Unsupported)]
+        untried = [t for t in tried if t.reply is None]
+        title = f"{game.id}: every {what} the scenarios send is taken"
+        answer = ("answer setup 'ready' if the engine can take the key (or ignore it)"
+                  if what == "setup key" else
+                  "answer 'accepted' or 'rejected' (the rules decide) if the engine can carry "
+                  "it out")
+        fix = (f"each is described, with its meaning and default, in {DOC}, the {game.id} "
+               f"section (an engine may ignore a key it has no use for); {answer}, and "
+               "'unsupported' only if it lacks what it needs")
+        if broken:
+            self.check(title, False, "\n".join(t.say() for t in broken),
+                       "a request the scenarios send is well-formed: answer it, or "
+                       "'unsupported' if the engine lacks what it needs; 'errored' means the "
+                       f"engine broke. {fix}", section)
+        elif refused:
+            first = refused[0]
+            self.check(f"{title}: refused {first.name!r}", True,
+                       "\n".join(t.say() for t in refused), fix, section, warn=True)
+        elif not tried:
+            self.check(title, True, "nothing to try: the scenarios this engine may be sent "
+                       + ("use no key beyond players, hands and decks" if what == "setup key"
+                          else "send no act or choose request"))
+        else:
+            extra = f" ({len(untried)} not tried: their setup was refused)" if untried else ""
+            self.check(title, True, f"{len(tried) - len(untried)} {noun} tried, each alone"
+                       f"{extra}")
 
     def look(self, game: Game, viewer: str | None, who: str,
              state: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -314,6 +373,63 @@ class _Smoke:
                    REPLIES)
 
 
+@dataclass(frozen=True)
+class Tried:
+    """A setup key or request shape the scenarios send, and what the engine answered (None:
+    not tried, because the setup it needs was refused)."""
+
+    name: str
+    reply: Reply | None
+    scenarios: int
+    example: str
+
+    @property
+    def taken(self) -> bool:
+        return self.reply is not None and not isinstance(self.reply, (Unsupported, Errored))
+
+    @property
+    def answer(self) -> str:
+        """The engine's answer in a few words."""
+        return _say(self.reply) if self.reply is not None else "not tried"
+
+    def say(self) -> str:
+        return (f"{self.name}: {self.answer}; sent by {self.scenarios} scenario(s), "
+                f"e.g. {self.example}")
+
+
+def suite_requests(client: EngineClient, game: Game, capabilities: frozenset[str],
+                   shapes: bool = True) -> tuple[list[Tried], list[Tried]] | None:
+    """Try every setup key, then every request shape, that the scenarios this engine can
+    run send (``oracle.suite.sent``); None for a game with no reference engine to record
+    them on. Used by smoke and by ``rules-oracle capabilities --engine``."""
+    from oracle.suite.capabilities import case_needs
+    from oracle.suite.sent import key_probes, sent, shape_probes
+
+    runs = sent(game)
+    if not runs:
+        return None
+    runnable = [r for r in runs if set(case_needs(game, r.case, capabilities)) <= capabilities]
+    keys = []
+    for probe in key_probes(game, runnable):
+        reply = client.send(Setup(game.id, probe.state, 1))
+        keys.append(Tried(probe.path, reply, len(probe.scenarios), probe.example))
+    accepted = [t.name for t in keys if t.taken]
+    refused = {t.name for t in keys if not t.taken}
+    tried: list[Tried] = []
+    for shape in shape_probes(runnable, accepted) if shapes else ():
+        reply: Reply | None = None
+        if not shape.paths & refused:
+            ready = client.send(Setup(game.id, shape.state, 1))
+            if isinstance(ready, Ready):
+                request = shape.request
+                reply = client.send(Act(request["action"]) if request["op"] == "act"
+                                    else Choose(request["player"], request["choice"]))
+            elif isinstance(ready, Errored):
+                reply = ready
+        tried.append(Tried(shape.shape, reply, len(shape.scenarios), shape.example))
+    return keys, tried
+
+
 def _get(data: object, *path: str) -> Any:
     for key in path:
         data = data.get(key) if isinstance(data, Mapping) else None
@@ -375,12 +491,16 @@ def render(results: list[SmokeResult]) -> str:
             lines += [f"-> {_wire(request)}", f"<- {_wire(reply)}"]
         lines.append("")
         for check in result.checks:
-            lines.append(f"{'ok  ' if check.ok else 'FAIL'}  {check.title}")
+            mark = "warn" if check.warn else "ok  " if check.ok else "FAIL"
+            lines.append(f"{mark}  {check.title}")
             read = f'read: {DOC}, section "{check.section}"' if check.section else ""
             for text in (check.detail, f"fix: {check.fix}" if check.fix else "", read):
                 lines += [f"      {line}" for line in text.splitlines() if line]
         failed = sum(not c.ok for c in result.checks)
+        warned = sum(c.warn for c in result.checks)
         lines.append(f"{len(result.checks)} checks, {failed} failed" if failed else
-                     f"{len(result.checks)} checks, all ok")
+                     f"{len(result.checks)} checks, all ok"
+                     + (f" ({warned} warning{'s' * (warned != 1)}: scenarios that will be "
+                        "unsupported)" if warned else ""))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

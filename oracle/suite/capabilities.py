@@ -193,17 +193,6 @@ def _rules_with_cases(game: Game, cases: Iterable[Case]) -> dict[str, list[str]]
     return out
 
 
-class _Recorder:
-    """An engine wrapper keeping every request it is sent."""
-
-    def __init__(self, engine: Any, log: list[Mapping[str, Any]]) -> None:
-        self.engine, self.log = engine, log
-
-    def handle(self, request: dict[str, Any]) -> dict[str, Any]:
-        self.log.append(request)
-        return cast("dict[str, Any]", self.engine.handle(request))
-
-
 def _requests_by_step(game: Game, cases: Iterable[Case]) -> dict[tuple[str, int], set[str]]:
     """What each step of each scenario sends, run once on the game's reference engine:
     ``act TYPE``, ``choose``, ``observe``, and for Given steps the setup fields they write.
@@ -211,6 +200,7 @@ def _requests_by_step(game: Game, cases: Iterable[Case]) -> dict[tuple[str, int]
     from oracle.engines import EngineClient, EngineSpec, factory_for, make_engine
     from oracle.plugin.run import scenario_seed
     from oracle.scenario.world import ScenarioWorld
+    from oracle.suite.sent import Recorder
 
     if not game.reference_engine:
         return {}
@@ -219,7 +209,7 @@ def _requests_by_step(game: Game, cases: Iterable[Case]) -> dict[tuple[str, int]
     out: dict[tuple[str, int], set[str]] = {}
     for case in cases:
         log: list[Mapping[str, Any]] = []
-        client = EngineClient(_Recorder(make_engine(factory, label), log), label)
+        client = EngineClient(Recorder(make_engine(factory, label), log), label)
         try:
             world = ScenarioWorld(game, client, scenario_seed(0, game.id, case.test_name),
                                   case.rules)
@@ -288,24 +278,41 @@ class EngineGaps:
     missing: list[Missing]  # most unlocking first
     rules: int = 0  # testable rules with scenarios
     unused: tuple[str, ...] = ()  # declared, but no scenario needs it
+    #: Whether the engine was asked which setup keys it takes (``refused`` is then what it
+    #: refused, key path -> its answer); a scenario whose setup sends a refused key is not
+    #: counted runnable, and the key is listed among what the engine lacks.
+    keys_checked: bool = False
+    refused: dict[str, str] = field(default_factory=dict)
+
+
+def refused_key(path: str) -> str:
+    """How a setup key an engine refused is listed among what it lacks."""
+    return f"setup key {path!r} (refused)"
 
 
 def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
-                base_seed: int = 0) -> EngineGaps:
-    """What one engine (its declared capabilities) lacks for one game's scenarios."""
+                base_seed: int = 0, refused: Mapping[str, str] | None = None
+                ) -> EngineGaps:
+    """What one engine (its declared capabilities) lacks for one game's scenarios; with
+    ``refused`` (the setup keys it refused, ``oracle.engines.smoke.suite_requests``), also
+    the scenarios whose setup sends one of them."""
     from oracle.mutants.harness import game_cases
+    from oracle.suite.sent import sent
 
     have = frozenset(declared)
     cases = game_cases(game)
     rules = _rules_with_cases(game, cases)
+    paths = {r.case.test_name: r.paths for r in sent(game)} if refused else {}
     lacking: dict[str, tuple[str, ...]] = {}
     used: set[str] = set()
     for case in cases:
         wanted = case_needs(game, case, have, base_seed) if plays else ()
         used.update(wanted)
+        keys = tuple(refused_key(p) for p in sorted(paths.get(case.test_name, ()))
+                     if p in (refused or {}))
         lacking[case.test_name] = (
             (f"{game.id} (the engine does not play it)",) if not plays else
-            tuple(c for c in wanted if c not in have))
+            tuple(c for c in wanted if c not in have) + keys)
     unsupported = {r: min((lacking[t] for t in tests), key=len)
                    for r, tests in rules.items() if all(lacking[t] for t in tests)}
     missing: dict[str, Missing] = {}
@@ -324,4 +331,5 @@ def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
     return EngineGaps(game.id, plays, mine, len(cases),
                       sum(1 for v in lacking.values() if not v), unsupported,
                       sorted(missing.values(), key=lambda m: m.key), len(rules),
-                      tuple(c for c in mine if c not in used))
+                      tuple(c for c in mine if c not in used), refused is not None,
+                      dict(refused or {}))
