@@ -14,10 +14,18 @@ expansions only; card *text* stays in the data set and never enters the project.
 Regenerate with ``python -m oracle.games.ti4.importer``; ``--check`` reports a stale file
 without writing, which is what the test suite relies on.
 
+Each rule is split into sentences (or clauses, where ``editorial.CLAUSES`` says one sentence
+states two things) with anchors that scenarios cite (``ti4:2.4#2``), numbered from the previous
+catalog so that an unchanged sentence keeps its number; every rendering must split each rule
+the same way, and the Russian sentences are aligned to the English ones through a reviewed
+table of markers. The LRR chapters the section leans on (``related/``) enter the catalog as
+``context``, under the LRR's own numbers (``ti4:81.3#1``).
+
 One module per source format: ``yaml_source`` (canonical), ``markdown``, ``html_page``,
-``russian``, and ``deck`` (the card data set); ``crosscheck`` compares a rendering with the
-canonical one, ``editorial`` holds the reviewed tables, ``common`` the ids and file names.
-This package ties them into the catalog and runs the command.
+``russian``, ``related`` (the context chapters) and ``deck`` (the card data set);
+``crosscheck`` compares a rendering with the canonical one, ``sentences`` splits and aligns
+sentences, ``editorial`` holds the reviewed tables, ``common`` the ids and file names. This
+package ties them into the catalog and runs the command.
 """
 
 from __future__ import annotations
