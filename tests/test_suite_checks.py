@@ -110,21 +110,28 @@ def broken():
 '''
 
 
-@pytest.fixture
-def toy(pytester, engine_module):
-    """Write the toy game folder; return a function to (re)write its feature file."""
+def write_toy(pytester, engine_module, manifest: str = MANIFEST, catalog: str = CATALOG,
+              good: str = GOOD):
+    """Write the toy game folder (under ``games/``); return a function to (re)write its
+    feature file."""
     engine_module("toyengine", TOY_ENGINE)
     folder = pytester.mkdir("games").joinpath("toy")
     folder.mkdir()
-    (folder / "game.yaml").write_text(MANIFEST)
-    (folder / "catalog.yaml").write_text(CATALOG)
+    (folder / "game.yaml").write_text(manifest)
+    (folder / "catalog.yaml").write_text(catalog, encoding="utf-8")
     (folder / "cards.yaml").write_text(CARDS)
 
-    def features(text: str = GOOD, name: str = "toy.feature") -> None:
-        (folder / name).write_text(textwrap.dedent(text))
+    def features(text: str = good, name: str = "toy.feature") -> None:
+        (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
 
     features()
     return features
+
+
+@pytest.fixture
+def toy(pytester, engine_module):
+    """The toy game folder; a function to (re)write its feature file."""
+    return write_toy(pytester, engine_module)
 
 
 def run_toy(oracle, engine="toyengine:factory"):

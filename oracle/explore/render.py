@@ -133,7 +133,8 @@ def render_finding(game: Game, broken: Broken, seed: int, client: EngineClient) 
         then = [f"# could not derive the expected outcome: {exc}"]
     name = f"Explored: {inv.name} (seed {seed}, {len(lines)} step(s))"
     return Finding(f"explore: {inv.name}", broken.rules, broken.message,
-                   scenario(broken.rules, name, broken.given, lines, then, seed), confirmed, inv)
+                   scenario(broken.rules, name, broken.given, lines, then, seed,
+                            cites=rule_sentences(game, broken.rules)), confirmed, inv)
 
 
 def render_fault(game: Game, fault: Faulted, seed: int, client: EngineClient,
@@ -172,7 +173,8 @@ def render_fault(game: Game, fault: Faulted, seed: int, client: EngineClient,
     comment = [f"# the engine failed here ({where}): {_one_line(fault.message)}"]
     name = f"Explored: the engine failed a move (seed {seed}, {len(fault.lines)} step(s))"
     return Finding("explore: the engine answers every move", rules, fault.message,
-                   scenario(rules, name, fault.given, fault.lines, comment, seed, then_kind=False),
+                   scenario(rules, name, fault.given, fault.lines, comment, seed, then_kind=False,
+                            cites=rule_sentences(game, rules)),
                    confirmed)
 
 
@@ -216,16 +218,24 @@ def _one_line(text: str) -> str:
 
 
 def scenario(rules: Sequence[str], name: str, given: list[str], lines: list[str],
-             then: list[str], seed: int, *, then_kind: bool = True) -> str:
-    """The scenario's text: tags, name, Given lines with the shuffle seed, the moves, then
-    ``then`` (Then lines, or comments when ``then_kind`` is False)."""
+             then: list[str], seed: int, *, then_kind: bool = True,
+             cites: Sequence[str] = ()) -> str:
+    """The scenario's text: tags, name, the sentences it cites, Given lines with the shuffle
+    seed, the moves, then ``then`` (Then lines, or comments when ``then_kind`` is False)."""
     steps = _keywords([("Given", g) for g in [*given, f"the shuffle seed is {seed}"]]
                       + [tuple(line.split(" ", 1)) for line in lines]  # type: ignore[misc]
                       + ([("Then", t) for t in then] if then_kind else []))
     tail = [] if then_kind else [f"  {c}" for c in then]
     tags = " ".join(f"@{r}" for r in rules)
-    body = "\n".join([*(f"  {s}" for s in steps), *tail])
+    body = "\n".join([*(f"  Cites: {c}" for c in cites), *(f"  {s}" for s in steps), *tail])
     return f"{tags}\nScenario: {name}\n{body}"
+
+
+def rule_sentences(game: Game, rules: Sequence[str]) -> list[str]:
+    """The sentences a scenario charged to ``rules`` cites: every sentence of each of them
+    that is not waived (an invariant stands for its rules as a whole)."""
+    return [s.anchor for rule in rules if (found := game.catalog.get(rule)) is not None
+            for s in found.sentences if not s.waived]
 
 
 def _keywords(steps: list[tuple[str, str]]) -> list[str]:

@@ -285,6 +285,15 @@ class OracleRun:
         """The ruling a scenario (feature file, name) belongs to, if any."""
         return self.rulings.of_test(path, name)
 
+    def cites_of(self, path: Path, name: str) -> tuple[str, ...]:
+        """The sentence anchors a scenario (feature file, name) cites, for its verdict: read
+        from the file's parse, which every process has (cached) once it collected the file."""
+        try:
+            scenario = read_feature(path).by_name.get(name)
+        except (OSError, FeatureSyntaxError):
+            return ()
+        return scenario.cited_anchors if scenario is not None else ()
+
     def retired(self, scenario: ScenarioDoc) -> bool:
         """Whether an official ruling retires (or replaces) this scenario: it does not run."""
         game = self.game_of(scenario.path)

@@ -93,6 +93,8 @@ class ScenarioVerdict:
     ruling: str | None = None
     #: A pending, disputed or superseded ruling's scenario: never fails the run.
     probe: bool = False
+    #: The sentence anchors the scenario cites (``ti4:2.4#2``): what its expectations rest on.
+    cites: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         # Field by field (``asdict`` deep-copies every value; each scenario pays for this).
@@ -101,6 +103,7 @@ class ScenarioVerdict:
         data["rules"] = list(self.rules)
         data["engine"] = dict(self.engine)
         data["choices"] = list(self.choices)
+        data["cites"] = list(self.cites)
         data["steps"] = [s.to_json() for s in self.steps]
         if self.exercised is None:
             del data["exercised"]
@@ -117,6 +120,7 @@ class ScenarioVerdict:
             exercised=data.get("exercised"),
             steps=tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
             ruling=data.get("ruling"), probe=bool(data.get("probe", False)),
+            cites=tuple(data.get("cites", ())),
         )
 
 
@@ -138,6 +142,9 @@ class ScenarioResult:
     steps: tuple[StepResult, ...] = ()
     #: Exploration only: the explored states that exercised the invariant.
     exercised: int | None = None
+    #: The sentence anchors the scenario cites (``ti4:2.4#2``), for tools that join
+    #: scenarios to the sentences of the rules (coverage, errata).
+    cites: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -147,7 +154,7 @@ class ScenarioResult:
         status = Status.BLOCKED if verdict.blocked_by else verdict.status
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, verdict.blocked_by, choices=verdict.choices,
-                   steps=verdict.steps, exercised=verdict.exercised)
+                   steps=verdict.steps, exercised=verdict.exercised, cites=verdict.cites)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -156,7 +163,7 @@ class ScenarioResult:
         status = Status.XFAIL if verdict.status == Status.XFAIL else Status.FAIL
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, charged_from=verdict.rules, choices=verdict.choices,
-                   steps=verdict.steps)
+                   steps=verdict.steps, cites=verdict.cites)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "status": str(self.status),
@@ -172,6 +179,8 @@ class ScenarioResult:
             data["steps"] = [s.to_json() for s in self.steps]
         if self.exercised is not None:
             data["exercised"] = self.exercised
+        if self.cites:
+            data["cites"] = list(self.cites)
         return data
 
     @classmethod
@@ -181,7 +190,7 @@ class ScenarioResult:
                    data.get("blocked_by"), tuple(data.get("charged_from", ())),
                    tuple(data.get("choices", ())),
                    tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
-                   data.get("exercised"))
+                   data.get("exercised"), tuple(data.get("cites", ())))
 
 
 @dataclass(frozen=True)

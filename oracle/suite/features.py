@@ -100,6 +100,18 @@ class ScenarioDoc:
         return (*keyed_lines(self.rule_description, self.rule_description_line, "rule"),
                 *keyed_lines(self.description, self.description_line))
 
+    @functools.cached_property
+    def citations(self) -> tuple[Citation, ...]:
+        """The sentences the scenario cites: its ``Rule:`` block's ``Cites:`` lines, then its
+        own (each adds to the others)."""
+        return tuple(Citation.of(line) for line in self.keyed()
+                     if line.key.lower() == CITES_KEY.lower())
+
+    @property
+    def cited_anchors(self) -> tuple[str, ...]:
+        """The anchors cited, once each, in the order written (what a verdict carries)."""
+        return tuple(dict.fromkeys(c.anchor for c in self.citations if c.anchor))
+
 
 @dataclass(frozen=True)
 class KeyedLine:
@@ -128,6 +140,52 @@ def keyed_lines(description: str, first_line: int = 0, where: str = "scenario"
     return tuple(out)
 
 
+CITES_KEY = "Cites"
+#: A sentence anchor: ``GAME:ID#N`` (``ti4:2.4#2``, ``ti4:81.3#1``, ``eu-pop:6.decks.4#1``).
+ANCHOR = re.compile(r"^(?P<game>[a-z0-9][a-z0-9_-]*):(?P<id>[^\s#]+)#(?P<n>[1-9]\d*)$")
+#: The quotation marks a citation's quote may be written between (outermost pair).
+QUOTES = {'"': '"', "\u201c": "\u201d", "\u00ab": "\u00bb", "'": "'"}
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One ``Cites: ANCHOR "quote"`` line: the sentence cited, an optional short quote that
+    must occur in it, and where the line is. ``anchor`` is empty when the line does not read
+    as one (``error`` says why; the suite checks report it)."""
+
+    anchor: str
+    quote: str | None
+    line: int
+    where: str  # "rule" (the Rule: block's description) or "scenario"
+    text: str  # the value as written
+    error: str = ""
+
+    @property
+    def rule(self) -> str:
+        """The rule (or context chapter item) id the anchor names: ``ti4:2.4`` of ``ti4:2.4#2``."""
+        return self.anchor.partition("#")[0]
+
+    @classmethod
+    def of(cls, line: KeyedLine) -> Citation:
+        value = line.value.strip()
+        head, _, rest = value.partition(" ")
+        rest = rest.strip()
+        quote = None
+        error = ""
+        if rest:
+            close = QUOTES.get(rest[0])
+            if close is None or len(rest) < 3 or not rest.endswith(close):
+                error = ("after the anchor, only a short quote between double quotes may "
+                         "follow, e.g. Cites: ti4:2.4#2 \"must choose seven cards to keep\"; "
+                         "cite one anchor per line")
+            else:
+                quote = rest[1:-1].strip()
+        if not error and not ANCHOR.match(head):
+            error = (f"{head!r} is not a sentence anchor: write GAME:RULE#N, the N-th sentence "
+                     "of a rule, e.g. Cites: ti4:2.4#2")
+        return cls("" if error else head, quote, line.line, line.where, value, error)
+
+
 def _fill(text: str, values: dict[str, str]) -> str:
     for name, value in values.items():
         text = text.replace(f"<{name}>", value)
@@ -141,6 +199,15 @@ class FeatureDoc:
     language: str
     description: str
     scenarios: tuple[ScenarioDoc, ...]
+
+    @functools.cached_property
+    def by_name(self) -> dict[str, ScenarioDoc]:
+        """The scenarios by name (the first of two with one name: the suite checks refuse
+        the second)."""
+        found: dict[str, ScenarioDoc] = {}
+        for scenario in self.scenarios:
+            found.setdefault(scenario.name, scenario)
+        return found
 
 
 def read_feature(path: Path) -> FeatureDoc:

@@ -47,6 +47,9 @@ class Game:
     plays_file: str | None = None
     #: Refuse scenarios that expect a rejection without a twin (``twins: required``).
     twins_required: bool = False
+    #: Refuse scenarios that cite no sentence of their rule, and sentences of a testable rule
+    #: that no scenario cites and no waiver excuses (``cites: required``).
+    cites_required: bool = False
     #: A YAML file of what scenarios may name, by kind (``oracle.suite.facts``).
     facts_file: str | None = None
 
@@ -184,9 +187,20 @@ def _read_manifest(path: Path) -> Game:
         concepts=tuple((str(k), str(v)) for k, v in (data.get("concepts") or {}).items()),
         diagnostics=data.get("diagnostics"),
         plays_file=data.get("plays"),
-        twins_required=data.get("twins") == "required",
+        twins_required=_required(data, "twins", path),
+        cites_required=_required(data, "cites", path),
         facts_file=data.get("facts"),
     )
+
+
+def _required(data: dict[str, Any], key: str, path: Path) -> bool:
+    """A manifest switch: ``KEY: required`` or ``KEY: optional`` (the default); anything
+    else is refused, not read as off."""
+    value = data.get(key, "optional")
+    if value not in ("required", "optional"):
+        raise CatalogFileError(f"{path}: '{key}: {value}' is neither 'required' nor "
+                               f"'optional'; write '{key}: required' to turn the check on")
+    return value == "required"
 
 
 def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:

@@ -22,6 +22,11 @@ with its file, line and text:
 - two scenarios with the same Given and When steps and contradicting Then steps;
 - a ruling whose provenance is missing or malformed, that supersedes no known ruling, or that
   retires a scenario that does not exist (``oracle.suite.rulings``);
+- a ``Cites:`` line naming no sentence of the catalog (with the closest anchors), quoting
+  what its sentence does not say (showing the sentence), or citing a waived sentence; and,
+  where the game's manifest says ``cites: required``, a scenario (or ruling) that cites no
+  sentence of the rule its tag names, and a sentence of a testable rule that no scenario
+  cites and no waiver excuses (``oracle.suite.citations``);
 - a scenario that expects a rejection with no *twin* expecting the same actions allowed
   (where the game's manifest says ``twins: required``): without one, "the action is
   rejected" passes whatever the engine rejected for;
@@ -35,6 +40,7 @@ import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from oracle.suite.citations import check_citations
 from oracle.suite.content import (
     ALLOWED,
     check_contradictions,
@@ -124,6 +130,7 @@ def check_suite(games: Iterable[Game], known: Mapping[str, Game],
         problems += check_contradictions(found, game, words, rulings)
         problems += _check_concepts(game)
         problems += _check_plays(game, words)
+        problems += check_citations(game, found, known, rulings)
         if game.twins_required:
             # A probe (a pending, disputed or superseded ruling) judges no engine: it shows
             # which engines agree with a ruling under debate, and may be written before
