@@ -93,6 +93,23 @@ Feature: Playing action cards
         | Alice can play card A                                                 | allowed                    |
         | Alice would play card A when its ability cannot be completely resolved | rejected, citing ti4:2.6.1 |
 
+    Scenario Outline: A cancelled component action does not use the player's action
+      Given card A is any "Action" card
+      And it is card A's timing window on Alice's turn
+      And Alice has the Politics strategy card
+      And Alice holds card A
+      And Alice can play card A
+      And Bob holds "Sabotage"
+      And the action deck is 3 cards
+      When <first>
+      And Alice resolves the primary ability of Politics, choosing Bob as speaker
+      Then the action is <outcome>
+
+      Examples:
+        | first                                                  | outcome  |
+        | Alice plays card A and Bob cancels it with "Sabotage"  | allowed  |
+        | Alice plays card A                                     | rejected |
+
   @ti4:2.6.2
   Rule: 2.6.2 Same-name cards cannot affect the same thing in one timing window
 
@@ -203,23 +220,6 @@ Feature: Playing action cards
       And Bob holds "Sabotage"
       When <first>
       And Alice plays card A
-      Then the action is <outcome>
-
-      Examples:
-        | first                                                  | outcome  |
-        | Alice plays card A and Bob cancels it with "Sabotage"  | allowed  |
-        | Alice plays card A                                     | rejected |
-
-    Scenario Outline: A cancelled component action does not use the player's action
-      Given card A is any "Action" card
-      And it is card A's timing window on Alice's turn
-      And Alice has the Politics strategy card
-      And Alice holds card A
-      And Alice can play card A
-      And Bob holds "Sabotage"
-      And the action deck is 3 cards
-      When <first>
-      And Alice resolves the primary ability of Politics, choosing Bob as speaker
       Then the action is <outcome>
 
       Examples:

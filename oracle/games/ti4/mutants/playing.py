@@ -171,6 +171,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("incomplete_action_cited_as_note_9", ("2.6.1",),
            "a component action that cannot be completely resolved is refused citing note 9",
            check_fully_resolvable=_incomplete_cited_as_missing_objects),
+    # ti4:22.4 (context of 2.6.1): a cancelled component action does not use the action
+    mutant("cancel_uses_the_action", ("2.6.1",),
+           "a cancelled component action still uses the player's action",
+           dispose_cancelled=_cancel_uses_the_action),
     # ti4:2.6.2
     mutant("same_name_stacking", ("2.6.2",),
            "same-name cards may be stacked in one timing window on the same thing",
@@ -215,9 +219,6 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("cancelled_counts_as_played", ("note-6",),
            "a cancelled card still counts as played in its window",
            dispose_cancelled=_cancelled_counts_as_played),
-    mutant("cancel_uses_the_action", ("note-6",),
-           "a cancelled component action still uses the player's action",
-           dispose_cancelled=_cancel_uses_the_action),
     mutant("cancelled_player_locked_out", ("note-6",),
            "a player whose card was cancelled may play no other card in that window",
            dispose_cancelled=_lock_out_cancelled_player, check_same_name=_locked_out),
