@@ -199,3 +199,18 @@ def test_context_ids_clashing_with_rules_or_each_other_are_refused() -> None:
         "toy/turns.md", 4, "1.1")
     with pytest.raises(CatalogError, match=r"the id of toy/turns\.md:3"):
         context_entries([chapter("7", "7")], ["1.1"], [], Numbering())
+
+
+def test_the_bundled_catalogs_every_waiver_has_a_reason_and_context_none() -> None:
+    root = Path(__file__).resolve().parents[1] / "features"
+    for game in ("ti4", "eu-pop"):
+        catalog = load_catalog(root / game / "catalog.yaml")
+        waived = [s for s in catalog.sentences if s.waived]
+        assert waived and all(s.waiver and s.waiver.strip() for s in waived)
+        assert not [s for s in catalog.sentences if s.context and s.waived]
+        untestable = {r.id for r in catalog.rules if not r.testable}
+        assert {s.owner for s in waived} >= untestable
+        assert all(s.line for s in catalog.sentences), game
+        assert {s.anchor for s in catalog.sentences} == {
+            f"{o.id}#{s.number}" for o in (*catalog.rules, *catalog.context_items)
+            for s in o.sentences}
