@@ -4,6 +4,7 @@ a diff of two runs, shards combined into one run's report, a badge, a workflow."
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -116,18 +117,36 @@ def test_shards_combine_into_the_report_of_one_run(oracle, pytester):
     assert twice.code == Exit.USAGE and "are both shard 1/2" in twice.err
 
 
-def test_jobs_run_the_shards_at_once_and_give_the_report_of_one_run(oracle, pytester):
-    """``--jobs 2``: two shard processes, one report, the same as a single process's (and
-    the same exit status), written where asked and shown as the table."""
-    args = ("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4", "--rule",
-            "eu-pop:6.decks")
+def _terminal(out: str) -> list[str]:
+    """A run's terminal output without what differs between two runs of one suite: the
+    time it took and the wait for --jobs' shards."""
+    return [re.sub(r" in [0-9.]+s$", "", line) for line in out.splitlines()
+            if not line.startswith("running 2 shard processes")]
+
+
+def test_jobs_is_the_serial_run(oracle, pytester):
+    """``--jobs 2``: two shard processes, and the terminal, the reports and the exit status
+    of one process: failure details (a failing and a blocked scenario), the table at the
+    terminal's width, pytest's summary, the files written where asked.
+
+    Why: --jobs printed only the combined table, cut to another width, with no failure
+    details and no summary."""
+    args = ("run", "--engine", "mutant:hand_limit_off_by_one", "--rule", "ti4:2.4",
+            "--rule", "ti4:note-10", "--rule", "eu-pop:6.decks", "--markdown", "r.md")
     whole = oracle(*args)
-    jobs = oracle(*args, "--jobs", "2", "--markdown", "j.md")
+    serial_md = (pytester.path / "r.md").read_text()
+    jobs = oracle(*args, "--jobs", "2")
     assert jobs.code == whole.code == Exit.FAILED, jobs.out + jobs.err
+    assert "blocked by ti4:2.4" in whole.out and "FAILURES" in whole.out
+    assert _terminal(jobs.out) == _terminal(whole.out)
+    assert jobs.err == whole.err
     assert shape(jobs.report) == shape(whole.report)
     assert jobs.report["summary"] == whole.report["summary"] and "shard" not in jobs.report
-    assert "ti4:note-4                   fail" in jobs.out
-    assert (pytester.path / "j.md").read_text().startswith("## rules-oracle:")
+    assert (pytester.path / "r.md").read_text() == serial_md
+
+
+def test_jobs_refuses_a_shard_and_an_unwritable_path_before_any_shard_runs(oracle, pytester):
+    args = ("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4")
     both = oracle(*args, "--jobs", "2", "--shard", "1/2")
     assert both.code == Exit.USAGE and "drop --shard" in both.err
     (pytester.path / "taken").mkdir()  # an output path that cannot be written: no shard runs

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -123,6 +124,34 @@ def test_an_interrupted_run_writes_a_marked_partial_report_beside_the_complete_o
     assert "interrupted" in (pytester.path / "b.interrupted.json").read_text().splitlines()[0]
     assert not (pytester.path / "r.md").exists()
     assert "r.interrupted.json" in out
+
+
+def test_an_interrupted_jobs_run_writes_the_partial_report_of_what_its_shards_ran(
+        pytester, ti4_scenarios):
+    """Why: Ctrl-C during ``--jobs`` stopped the shards and wrote no report at all. Now the
+    shards' streamed reports are replayed and written as a serial run's would be."""
+    pytester.makepyfile(slow=SLOW)
+    tmp = pytester.mkdir("tmp")
+    env = {**os.environ, "PYTHONPATH": str(pytester.path), "TMPDIR": str(tmp)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "oracle.cli", "run", "--jobs", "2", "--engine", "slow:factory",
+         "--rule", "ti4", "--json", "r.json"],
+        cwd=pytester.path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True, preexec_fn=_as_from_a_shell)
+    try:  # until a shard has streamed a finished scenario
+        while not any(b'"reports"' in f.read_bytes() for f in tmp.glob("*/shard-*.jsonl")):
+            assert process.poll() is None, process.communicate()[0]
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == Exit.INTERRUPTED, out
+    assert "Traceback" not in out and "r.interrupted.json" in out
+    data = json.loads((pytester.path / "r.interrupted.json").read_text())
+    assert data["interrupted"] is True and 0 < data["summary"]["scenarios"] < ti4_scenarios()
+    assert not (pytester.path / "r.json").exists()
+    assert list(tmp.iterdir()) == []  # the shards' streams are gone with their folder
 
 
 def test_selftest_stops_cleanly_on_sigterm(pytester):

@@ -172,13 +172,16 @@ def waiting(writer: Any, what: str, after: float = 1.0, every: float = 1.0) -> I
 
     thread = threading.Thread(target=show, daemon=True, name="rules-oracle waiting")
     thread.start()
-    failed = True
+    ended = "failed after "
     try:
         yield
-        failed = False
+        ended = ""
+    except KeyboardInterrupt:
+        ended = "stopped after "
+        raise
     finally:
         done.set()
         thread.join()
         if shown[0]:
-            end = f"{what}: {'failed after ' if failed else ''}{time.monotonic() - start:.0f} s"
+            end = f"{what}: {ended}{time.monotonic() - start:.0f} s"
             writer.write(f"\r{end:<{shown[0]}}\n" if tty else f"{end}\n", flush=True)
