@@ -12,8 +12,10 @@ Feature: Battle Actions
 
   @eu-pop:6.2.battle.1
   Rule: 6.2.battle.1 Battle Actions are played during Battles, in the "Play Battle Actions" step
+    Cites: eu-pop:6.2.battle.1#1 "meant to be played during Battles in the"
 
     Scenario Outline: A Battle Action is played only in the "Play Battle Actions" step
+      Cites: eu-pop:9.6#1 "perform the following steps in order"
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle<step>
       And card A is any battle action card
@@ -43,6 +45,8 @@ Feature: Battle Actions
       And Alice holds card A
 
     Scenario Outline: The attacker plays Battle Actions before the defender
+      Cites: eu-pop:9.6.2#1 "Attacker first, then defender."
+      Cites: eu-pop:9.7.2#1 "The attacker must play all the Battle Actions they wish to use, before the defender does so."
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
       And card A is any battle action card
@@ -60,6 +64,8 @@ Feature: Battle Actions
         | Bob   | B   | Alice  | A   | rejected | card A   |
 
     Scenario: A new Round of Battle lets the attacker play first again
+      Cites: eu-pop:9.6.6#2 "Go back to Step 2 if Battle continues."
+      Cites: eu-pop:9.6.2#1 "Attacker first, then defender."
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
       And card A is any battle action card
@@ -72,6 +78,8 @@ Feature: Battle Actions
       Then Alice holds no cards
 
     Scenario Outline: Once the Battle has moved on, the step is over until the next Round
+      Cites: eu-pop:9.6#1 "perform the following steps in order"
+      Cites: eu-pop:9.6#2 "Repeat the sequence (skipping Step 1)"
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
       And card A is any battle action card
@@ -88,8 +96,11 @@ Feature: Battle Actions
 
   @eu-pop:6.2.battle.2
   Rule: 6.2.battle.2 Battle Actions can be used in any Battle you are involved in, even if it is not your Turn
+    Cites: eu-pop:6.2.battle.2#2 "can be used in any Battle in which you are involved, even if it is not your Turn"
 
     Scenario Outline: Anyone involved in the Battle plays Battle Actions, on anyone's Turn
+      Cites: eu-pop:9.7#1 "At any point during the Action Phase or Peace & Rebels Phase, a Land Battle will commence"
+      Cites: eu-pop:9.7.2#1 "The attacker must play all the Battle Actions they wish to use"
       Given it is the <moment>
       And Alice attacks Bob in a battle
       And card A is any battle action card
@@ -117,8 +128,10 @@ Feature: Battle Actions
 
   @eu-pop:6.2.battle.3
   Rule: 6.2.battle.3 Each side benefits from one use of a particular Battle Action per Round of Battle
+    Cites: eu-pop:6.2.battle.3#1 "each side may only benefit from one use of any particular Battle Action"
 
     Scenario Outline: A side uses a particular Battle Action once a Round; the other side may too
+      Cites: eu-pop:9.6.2#1 "Attacker first, then defender."
       Given it is the action phase, Alice's turn
       And Alice and Carol attack Bob in a battle
       And card A is any battle action card
@@ -140,6 +153,8 @@ Feature: Battle Actions
         | Alice  | B    | allowed  | card A            |
 
     Scenario: A new Round of Battle allows another use
+      Cites: eu-pop:6.2.battle.3#1 "In each Round of Battle"
+      Cites: eu-pop:9.6.6#2 "Go back to Step 2 if Battle continues."
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
       And card A is any battle action card
@@ -152,6 +167,8 @@ Feature: Battle Actions
 
   @eu-pop:6.2.battle.4
   Rule: 6.2.battle.4 Battle Dice gained from Battle Actions stay for the whole Battle
+    Cites: eu-pop:6.2.battle.4#1 "remain in your dice pool for the duration of the Battle"
+    Cites: eu-pop:9.6#5 "The effects of a Battle Action last for the duration of a Battle"
 
     Scenario: Dice gained in one Round are still in the pool in later Rounds
       Given it is the action phase, Alice's turn
@@ -181,6 +198,8 @@ Feature: Battle Actions
 
   @eu-pop:6.2.battle.5
   Rule: 6.2.battle.5 Each Battle Die icon adds one die of that type
+    Cites: eu-pop:6.2.battle.5#1 "you may add one additional die of that type to your dice pool"
+    Cites: eu-pop:9.7.3#2 "Add additional Battle Dice for any Battle Actions that were played"
 
     Scenario Outline: A Battle Action adds one die for each of its icons
       Given it is the action phase, Alice's turn
@@ -197,8 +216,10 @@ Feature: Battle Actions
 
   @eu-pop:6.2.battle.6
   Rule: 6.2.battle.6 A "?" die icon adds 1 Battle Die of any type
+    Cites: eu-pop:6.2.battle.6#1 "allows you to add 1 Battle Die of any type"
 
     Scenario Outline: The player chooses the type of a "?" die
+      Cites: eu-pop:9.6.2#1 "Attacker first, then defender."
       Given it is the action phase, Alice's turn
       And Alice attacks Bob in a battle
       And card A is any battle action card with a "?" die

@@ -13,6 +13,8 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.2
   Rule: 6.2.display.2 A played Display Card is placed face up on display and charged
+    Cites: eu-pop:6.2.display.2#1 "they are placed face-up on display when played"
+    Cites: eu-pop:6.2.display.2#2 "charged up with a number of your"
 
     Scenario: A played Display Card goes on display with its charges
       Given it is the action phase, Alice's turn
@@ -31,6 +33,7 @@ Feature: Display Cards
       And Alice has card A on display, fully charged as seen by a spectator
 
     Scenario: A second Display Card is placed beside the first
+      Cites: eu-pop:6.2.display.9#1 "You can have a maximum of 2 Display Cards"
       Given it is the action phase, Alice's turn
       And card A is any display card
       And card B is any other display card
@@ -41,6 +44,7 @@ Feature: Display Cards
       And Alice has card A on display with 1 charge
 
     Scenario: A third Display Card is placed and charged too, whichever card is discarded
+      Cites: eu-pop:6.2.display.10#1 "If you play a Display Card when you already have 2 in play, discard 1 of the cards in play."
       Given it is the action phase, Alice's turn
       And card D is any display card
       And card E is any other display card
@@ -56,8 +60,10 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.4
   Rule: 6.2.display.4 In later Turns its Actions are available to the player who played it
+    Cites: eu-pop:6.2.display.4#1 "In subsequent Turns, when on display, a Display Card makes the Actions listed on the card available to the player who played it."
 
     Scenario: The player who played it takes its Action in a later Turn
+      Cites: eu-pop:4.2#1 "players take Turns in clockwise order"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action
       And Alice holds card A
@@ -67,6 +73,8 @@ Feature: Display Cards
       Then Alice has card A on display
 
     Scenario Outline: Its Actions are not available in the Turn it is played
+      Cites: eu-pop:6.2.display.6#1 "marked as Battle Actions or Reactions"
+      Cites: eu-pop:4.2#1 "players take Turns in clockwise order"
       Given it is the action phase, Alice's turn
       And card A is any display card with a reaction
       And card B is any other action card
@@ -97,6 +105,7 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.5
   Rule: 6.2.display.5 Its Actions work like other Actions: they cost Monarch Power and take a Turn
+    Cites: eu-pop:6.2.display.5#1 "These Actions work just like any other Actions in the game"
 
     Scenario: An Action on a Display Card costs its Monarch Power
       Given it is the action phase, Alice's turn
@@ -106,6 +115,7 @@ Feature: Display Cards
       Then Alice has paid the cost of the action taken on card A
 
     Scenario: An Action on a Display Card resolves its effect
+      Cites: eu-pop:6.action-cards.6#1 "resolve its effect right away"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action that has an effect
       And Alice has card A on display
@@ -113,6 +123,7 @@ Feature: Display Cards
       Then the effect of the action taken on card A has happened
 
     Scenario Outline: An Action whose cost cannot be paid cannot be taken
+      Cites: eu-pop:4.2.taking-a-turn#2 "Monarch Power costs that must be paid"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action
       And Alice has card A on display
@@ -126,6 +137,9 @@ Feature: Display Cards
         | just enough | allowed  |
 
     Scenario Outline: An Action on a Display Card takes the Turn
+      Cites: eu-pop:6.2.display.5#1 "normally take a Turn to perform"
+      Cites: eu-pop:4.0.2#1 "Players take Turns performing 1 Action at a time"
+      Cites: eu-pop:4.2#1 "players take Turns in clockwise order"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action
       And card B is any other display card with an action
@@ -145,6 +159,8 @@ Feature: Display Cards
         | Alice's turn comes round again | allowed  |
 
     Scenario Outline: An Action on a Display Card waits for its player's Turn
+      Cites: eu-pop:6.2.display.5#1 "normally take a Turn to perform"
+      Cites: eu-pop:4.2.taking-a-turn#1 "On their Turn, the Active Player"
       Given it is the <moment>
       And card A is any display card with an action
       And Alice has card A on display
@@ -159,11 +175,14 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.6
   Rule: 6.2.display.6 Its Battle Actions and Reactions are treated as such
+    Cites: eu-pop:6.2.display.6#1 "some of them are marked as Battle Actions or Reactions, and are treated as such"
 
     Each scenario first plays a Battle Action card or a Reaction card at the same moment:
     if that is refused, the rule for such cards is charged, not this one.
 
     Scenario Outline: A Battle Action on a Display Card is used in a Battle, even on another player's Turn
+      Cites: eu-pop:6.2.battle.2#2 "even if it is not your Turn"
+      Cites: eu-pop:9.7#1 "At any point during the Action Phase or Peace & Rebels Phase, a Land Battle will commence"
       Given it is the <moment>
       And Bob attacks Alice in a battle
       And card B is any battle action card
@@ -180,6 +199,7 @@ Feature: Display Cards
         | peace phase              |
 
     Scenario Outline: A Battle Action on a Display Card waits for the "Play Battle Actions" step
+      Cites: eu-pop:6.2.battle.1#1 "meant to be played during Battles in the"
       Given it is the action phase, Alice's turn
       And Bob attacks Alice in a battle<step>
       And card B is any battle action card
@@ -197,6 +217,7 @@ Feature: Display Cards
         | , in its "Roll Battle Dice" step  | rejected |
 
     Scenario Outline: A Reaction on a Display Card is used on another player's Turn or in another phase
+      Cites: eu-pop:5.2.reactions#2 "It is possible to play a Reaction on another player's Turn, after you have Passed, or even outside of the Action Phase."
       Given it is the <moment>
       And card R is any reaction card
       And card A is any display card with a reaction
@@ -212,6 +233,7 @@ Feature: Display Cards
         | cleanup phase            |
 
     Scenario: A Reaction on a Display Card is used after the Turn's Action is taken
+      Cites: eu-pop:6.2.reactions.1#1 "are used to interrupt play just like other Reactions"
       Given it is the action phase, Alice's turn
       And card C is any action card
       And card R is any reaction card
@@ -227,6 +249,7 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.7
   Rule: 6.2.display.7 Each use removes a charge, or more if the card says so
+    Cites: eu-pop:6.2.display.7#1 "Each time you take one of the Actions on a Display Card, remove a"
 
     Scenario: A use removes one charge
       Given it is the action phase, Alice's turn
@@ -236,6 +259,7 @@ Feature: Display Cards
       Then Alice has card A on display with 2 charges
 
     Scenario: An Action that says so removes more charges
+      Cites: eu-pop:6.2.display.7#1 "(or more if the text says so)"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action spending 2 charges
       And Alice has card A on display with 4 charges
@@ -243,6 +267,7 @@ Feature: Display Cards
       Then Alice has card A on display with 2 charges
 
     Scenario Outline: An Action needing more charges than are left cannot be taken
+      Cites: eu-pop:6.2.display.7#1 "from the available uses on that card"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action spending 2 charges
       And Alice has card A on display with <charges>
@@ -257,8 +282,10 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.8
   Rule: 6.2.display.8 Once its last charge is spent, the Display Card is discarded
+    Cites: eu-pop:6.2.display.8#1 "on a Display Card has been spent, discard the card."
 
     Scenario Outline: Spending the last charge discards the card
+      Cites: eu-pop:6.decks.2#1 "placing discarded cards face-up"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action spending <spent>
       And Alice has card A on display with <left>
@@ -281,8 +308,10 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.9
   Rule: 6.2.display.9 At most 2 Display Cards in play, and never 2 of the same card
+    Cites: eu-pop:6.2.display.9#1 "You can have a maximum of 2 Display Cards"
 
     Scenario Outline: A second copy of a card on display cannot be played
+      Cites: eu-pop:6.2.display.9#2 "and never 2 of the same card, in play at any given time."
       Given it is the action phase, Alice's turn
       And card A is any display card with several copies
       And <owner> has card A on display
@@ -297,6 +326,7 @@ Feature: Display Cards
         | Bob   | allowed  | no cards |
 
     Scenario: No more than 2 Display Cards stay in play
+      Cites: eu-pop:6.2.display.10#1 "discard 1 of the cards in play"
       Given it is the action phase, Alice's turn
       And card D is any display card
       And card E is any other display card
@@ -312,6 +342,7 @@ Feature: Display Cards
 
   @eu-pop:6.2.display.10
   Rule: 6.2.display.10 Playing a Display Card with 2 in play discards 1 of the cards in play
+    Cites: eu-pop:6.2.display.10#1 "If you play a Display Card when you already have 2 in play, discard 1 of the cards in play."
 
     Scenario Outline: The player chooses which Display Card to discard
       Given it is the action phase, Alice's turn
@@ -357,6 +388,8 @@ Feature: Display Cards
         | G    | rejected |
 
     Scenario Outline: Nothing else of that player's is done before the card to discard is chosen
+      Cites: eu-pop:6.2.display.9#1 "You can have a maximum of 2 Display Cards"
+      Cites: eu-pop:6.2.display.9#2 "in play at any given time"
       Given it is the action phase, Alice's turn
       And card D is any display card
       And card E is any other display card
@@ -379,6 +412,7 @@ Feature: Display Cards
         | Bob draws 1 military card    | rejected |
 
     Scenario: With one Display Card in play, a second is placed and none is discarded
+      Cites: eu-pop:6.2.display.9#1 "You can have a maximum of 2 Display Cards"
       Given it is the action phase, Alice's turn
       And card D is any display card
       And card E is any other display card

@@ -12,6 +12,7 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:6.cards-in-hand.1
   Rule: 6.cards-in-hand.1 Cards in hand are kept secret from other players until played
+    Cites: eu-pop:6.cards-in-hand.1#1 "Cards in hand should be kept secret from other players until they are played."
 
     Scenario: Other players and spectators do not see the cards in a hand
       Given card A is any card
@@ -22,6 +23,7 @@ Feature: Hands, the three decks and their discard piles
       And a spectator sees none of the cards in Alice's hand
 
     Scenario Outline: Drawn cards are seen by their owner only, one or several
+      Cites: eu-pop:4.1.b#2 "should keep these cards secret from their Opponents"
       Given card A is any <deck> card
       And Bob holds 1 card
       And the <deck> deck is card A and 3 other cards
@@ -38,6 +40,7 @@ Feature: Hands, the three decks and their discard piles
         | administrative | 2 | card A and 1 other card    |
 
     Scenario Outline: The rest of a hand stays secret when one card leaves it
+      Cites: eu-pop:6.action-cards.8#1 "You may play the card to take its Action, or to Appoint the character"
       Given it is the action phase, Alice's turn
       And card A is any action card
       And card B is any other card
@@ -53,6 +56,7 @@ Feature: Hands, the three decks and their discard piles
         | appoints |
 
     Scenario: The cards kept in Step C stay secret
+      Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
       Given it is the cleanup phase
       And Alice holds 7 cards
       When Phase 5, Step C is resolved
@@ -62,8 +66,11 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:6.cards-in-hand.2
   Rule: 6.cards-in-hand.2 The hand limit is 5, checked only in Phase 5, Step C
+    Cites: eu-pop:6.cards-in-hand.2#1 "The hand size limit for Action Cards is 5"
+    Cites: eu-pop:6.cards-in-hand.2#2 "only checked in Phase 5, Step C"
 
     Scenario Outline: A hand may grow past 5 cards outside Phase 5, Step C
+      Cites: eu-pop:4.1.b#1 "each player then draws 3 Action Cards"
       Given it is the <moment>
       And Alice holds 5 cards
       And the military deck is 4 cards
@@ -78,6 +85,7 @@ Feature: Hands, the three decks and their discard piles
         | cleanup phase              | 2 | 7    |
 
     Scenario: A hand over the limit can still be played from before Phase 5
+      Cites: eu-pop:4.2.taking-a-turn#1 "play an Action Card from their hand"
       Given it is the action phase, Alice's turn
       And card A is any action card
       And Alice holds card A and 6 other cards
@@ -87,6 +95,8 @@ Feature: Hands, the three decks and their discard piles
       And no decision is pending
 
     Scenario Outline: Phase 5, Step C makes a player over the limit keep 5 cards
+      Cites: eu-pop:4.5.c.1#1 "All players must discard down to a maximum hand size of 5 Action Cards."
+      Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
       Given it is the cleanup phase
       And Alice holds <held> cards
       When Phase 5, Step C is resolved
@@ -100,6 +110,7 @@ Feature: Hands, the three decks and their discard piles
         | 9    | Alice must keep 5 cards |
 
     Scenario: Keeping 5 cards ends the decision
+      Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
       Given it is the cleanup phase
       And Alice holds 7 cards
       When Phase 5, Step C is resolved
@@ -108,6 +119,8 @@ Feature: Hands, the three decks and their discard piles
       And no decision is pending
 
     Scenario Outline: Step C belongs to Phase 5, not to the other phases
+      Cites: eu-pop:4.0#2 "Each Round is broken down into 5 Phases"
+      Cites: eu-pop:4.0.5#3 "C. Discard down to a hand size of 5 cards"
       Given it is the <moment>
       And Alice holds 7 cards
       When Phase 5, Step C is resolved
@@ -124,8 +137,10 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:4.5.c.1
   Rule: 4.5.c.1 In Step C all players discard down to 5 Action Cards
+    Cites: eu-pop:4.5.c.1#1 "All players must discard down to a maximum hand size of 5 Action Cards."
 
     Scenario: Every player over the limit discards down; the others keep their hands
+      Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
       Given it is the cleanup phase
       And Alice holds 7 cards
       And Bob holds 6 cards
@@ -141,6 +156,7 @@ Feature: Hands, the three decks and their discard piles
       And no decision is pending
 
     Scenario: One player's answer leaves the other players' decisions pending
+      Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
       Given it is the cleanup phase
       And Alice holds 6 cards
       And Carol holds 8 cards
@@ -151,6 +167,7 @@ Feature: Hands, the three decks and their discard piles
       And Alice holds 5 cards
 
     Scenario: A hand far over the limit discards several cards at once
+      Cites: eu-pop:6.decks.2#1 "placing discarded cards face-up"
       Given it is the cleanup phase
       And Bob holds 9 cards
       When Phase 5, Step C is resolved
@@ -160,8 +177,11 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:4.5.c.2
   Rule: 4.5.c.2 Players choose which cards to discard
+    Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
 
     Scenario: The player keeps the cards they chose and discards the others
+      Cites: eu-pop:4.5.c.1#1 "discard down to a maximum hand size of 5"
+      Cites: eu-pop:3.0.1#3 "leave space for each deck to have a discard pile"
       Given it is the cleanup phase
       And card A is any diplomatic card
       And card B is any military card
@@ -173,6 +193,7 @@ Feature: Hands, the three decks and their discard piles
       And no decision is pending
 
     Scenario Outline: Keeping more than 5 cards is refused
+      Cites: eu-pop:4.5.c.1#1 "discard down to a maximum hand size of 5"
       Given it is the cleanup phase
       And Alice holds 7 cards
       When Phase 5, Step C is resolved
@@ -186,6 +207,7 @@ Feature: Hands, the three decks and their discard piles
         | 6 | rejected | Alice must keep 5 cards |
 
     Scenario Outline: Only cards in the hand can be kept
+      Cites: eu-pop:4.5.c.1#1 "discard down to a maximum hand size of 5"
       Given it is the cleanup phase
       And card A is any administrative card
       And card Z is any diplomatic card
@@ -201,8 +223,10 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:4.5.c.3
   Rule: 4.5.c.3 Display Cards in play do not count towards the 5-card limit
+    Cites: eu-pop:4.5.c.3#1 "Display Cards that are in play do not count towards the 5-card limit."
 
     Scenario Outline: Cards on display are not counted with the hand
+      Cites: eu-pop:4.5.c.1#1 "discard down to a maximum hand size of 5"
       Given it is the cleanup phase
       And card D is any display card
       And card E is any other display card
@@ -224,14 +248,18 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:6.decks.1
   Rule: 6.decks.1 There are three Action Card decks, kept apart, drawn from the top
+    Cites: eu-pop:6.decks.1#1 "The Action Card decks are placed next to each other"
 
     Scenario: A new game has three decks, each of its own cards
+      Cites: eu-pop:3.0.1#3 "Shuffle each of the Action Card decks (C) separately"
+      Cites: eu-pop:6.decks.2#1 "Discard piles are created as needed"
       # No deck is given, so the engine builds each deck as at the start of a game.
       Then each deck holds only its own cards
       And no deck is empty
       And every discard pile is empty
 
     Scenario Outline: Drawing from one deck leaves the other decks alone
+      Cites: eu-pop:4.1.b#1 "from any of the 3 Action Card decks"
       Given card A is any administrative card
       And card B is any diplomatic card
       And card C is any military card
@@ -251,6 +279,7 @@ Feature: Hands, the three decks and their discard piles
         | military       | card C | card A and 1 other card | card B and 1 other card | 1 card                  |
 
     Scenario Outline: A draw takes the cards from the top of the deck
+      Cites: eu-pop:4.1.b#2 "Players may draw cards one by one"
       Given card A is any military card
       And card B is any other military card
       And card C is any other military card
@@ -267,8 +296,12 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:6.decks.2
   Rule: 6.decks.2 Discarded cards go face up on their own deck's discard pile
+    Cites: eu-pop:6.decks.2#1 "Discard piles are created as needed, placing discarded cards face-up."
+    Cites: eu-pop:3.0.1#3 "leave space for each deck to have a discard pile"
 
     Scenario Outline: A played card goes on top of its own deck's discard pile
+      Cites: eu-pop:6.action-cards.6#2 "and then discard that card"
+      Cites: eu-pop:6.decks.4#1 "the top 5 discards"
       Given it is the action phase, Alice's turn
       And card A is any <deck> action card
       And card B is any other <deck> card
@@ -287,6 +320,7 @@ Feature: Hands, the three decks and their discard piles
         | military       | administrative | diplomatic |
 
     Scenario: Cards discarded in Step C go to the piles of their own decks
+      Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
       Given it is the cleanup phase
       And card A is any diplomatic card
       And card B is any military card
@@ -298,6 +332,8 @@ Feature: Hands, the three decks and their discard piles
       And the administrative discard pile is empty
 
     Scenario: A Display Card discarded from display goes on top of its own deck's pile
+      Cites: eu-pop:6.2.display.8#1 "Once the last"
+      Cites: eu-pop:6.decks.4#1 "the top 5 discards"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action spending 1 charge
       And card X is any other administrative card
@@ -312,6 +348,7 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:6.decks.3
   Rule: 6.decks.3 The discard piles are public information
+    Cites: eu-pop:6.decks.3#1 "The discard piles are public information."
 
     Scenario: Every player and spectator sees the discard piles
       Given card A is any diplomatic card
@@ -321,6 +358,7 @@ Feature: Hands, the three decks and their discard piles
       And the diplomatic discard pile is card A and card B in any order as seen by a spectator
 
     Scenario: A card discarded in play is seen by everyone
+      Cites: eu-pop:6.action-cards.6#2 "and then discard that card"
       Given it is the action phase, Alice's turn
       And card A is any administrative action card
       And Alice holds card A
@@ -330,6 +368,7 @@ Feature: Hands, the three decks and their discard piles
       And the administrative discard pile is card A as seen by a spectator
 
     Scenario: Cards discarded in Step C are seen by everyone
+      Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
       Given it is the cleanup phase
       And card A is any diplomatic card
       And Alice holds card A and 5 other cards
@@ -340,6 +379,7 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:6.decks.4
   Rule: 6.decks.4 An empty deck is rebuilt from its discard pile, leaving the top 5 discards
+    Cites: eu-pop:6.decks.4#1 "leave out the top 5 discards and let them remain as a discard pile"
 
     Scenario: The top 5 discards stay; the rest become the new deck
       Given card A is any military card
@@ -353,6 +393,7 @@ Feature: Hands, the three decks and their discard piles
       And the military discard pile is card A and 4 other cards
 
     Scenario: A deck is rebuilt only when a card must be drawn from it
+      Cites: eu-pop:6.decks.4#1 "If a deck is empty when you need to draw a card"
       Given card A is any military card
       And the military deck is card A
       And the military discard pile is 7 cards
@@ -362,6 +403,7 @@ Feature: Hands, the three decks and their discard piles
       And the military discard pile is 7 cards
 
     Scenario: A draw that empties the deck part-way goes on from the rebuilt deck
+      Cites: eu-pop:6.decks.4#1 "If a deck is empty when you need to draw a card"
       Given card A is any military card
       And card B is any other military card
       And the military deck is card A
@@ -384,6 +426,7 @@ Feature: Hands, the three decks and their discard piles
 
   @eu-pop:6.decks.5
   Rule: 6.decks.5 A discard pile of 5 or fewer cards is shuffled whole
+    Cites: eu-pop:6.decks.5#1 "If the discard pile has 5 or fewer cards when the deck is empty, shuffle the whole discard pile."
 
     Scenario Outline: A discard pile of 5 or fewer cards becomes the whole new deck
       Given card D is any military card

@@ -12,8 +12,13 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.action-cards.2
   Rule: 6.action-cards.2 Playing an Action Card takes up a whole Turn, not counting Minor Actions
+    Cites: eu-pop:6.action-cards.2#1 "takes up a whole Turn"
 
     Scenario Outline: A card played for its Action takes the Turn; the next Turn allows another
+      Cites: eu-pop:6.action-cards.2#1 "not counting Minor Actions"
+      Cites: eu-pop:4.0.2#1 "Players take Turns performing 1 Action at a time"
+      Cites: eu-pop:4.2#1 "players take Turns in clockwise order"
+      Cites: eu-pop:4.2.taking-a-turn#5 "These may be performed in addition to any other Action"
       Given it is the action phase, Alice's turn
       And card A is any <first>
       And card B is any other action card
@@ -35,6 +40,9 @@ Feature: Playing Action Cards and appointing their characters
         | display card | Alice's turn comes round again | allowed  |
 
     Scenario Outline: A card is played for its Action only in its player's Turn of the Action Phase
+      Cites: eu-pop:4.0#2 "Each Round is broken down into 5 Phases"
+      Cites: eu-pop:4.2.taking-a-turn#1 "On their Turn, the Active Player may choose to perform either a Basic Action or play an Action Card from their hand."
+      Cites: eu-pop:5.0#1 "During the Action Phase you can take Basic Actions and play Action Cards"
       Given it is the <moment>
       And card A is any <class>
       And Alice holds card A
@@ -55,6 +63,10 @@ Feature: Playing Action Cards and appointing their characters
         | cleanup phase               | action card  | rejected | card A   |
 
     Scenario: Appointing is a Minor Action that leaves the Turn's Action free
+      Cites: eu-pop:6.action-cards.2#1 "not counting Minor Actions"
+      Cites: eu-pop:4.2.taking-a-turn#4 "There are 5 Minor Actions that may be performed without using a Turn."
+      Cites: eu-pop:4.2.basic-actions#10
+      Cites: eu-pop:5.2#1 "Minor Actions do not complete your Turn"
       Given it is the action phase, Alice's turn
       And card A is any card
       And card B is any other action card
@@ -66,8 +78,10 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.action-cards.3
   Rule: 6.action-cards.3 The Monarch Power cost is always of the type of the card's deck
+    Cites: eu-pop:6.action-cards.3#2 "is always of the type associated with the deck that the card belongs to"
 
     Scenario Outline: A card costs Monarch Power of its deck's type, and of no other
+      Cites: eu-pop:4.2.taking-a-turn#2 "Monarch Power costs that must be paid with"
       Given it is the action phase, Alice's turn
       And card A is any <class>
       And Alice holds card A
@@ -85,6 +99,7 @@ Feature: Playing Action Cards and appointing their characters
         | battle action card         |
 
     Scenario Outline: A card cannot be paid for with power of another type
+      Cites: eu-pop:5.0#1 "play Action Cards by paying their costs"
       Given it is the action phase, Alice's turn
       And card A is any <deck> action card
       And Alice holds card A
@@ -105,6 +120,7 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.action-cards.4
   Rule: 6.action-cards.4 Some cards also have a Ducat cost that must be paid
+    Cites: eu-pop:6.action-cards.4#1 "Some cards also have a Ducat cost that must be paid."
 
     Scenario: A card with a Ducat cost takes the Ducats as well
       Given it is the action phase, Alice's turn
@@ -115,6 +131,7 @@ Feature: Playing Action Cards and appointing their characters
       Then Alice has paid the Ducat cost of card A
 
     Scenario Outline: A card whose Ducat cost cannot be paid cannot be played
+      Cites: eu-pop:5.0#1 "play Action Cards by paying their costs"
       Given it is the action phase, Alice's turn
       And card A is any card with a ducat cost
       And Alice holds card A
@@ -130,6 +147,7 @@ Feature: Playing Action Cards and appointing their characters
         | just enough | allowed  | no cards |
 
     Scenario: A card without a Ducat cost takes no Ducats
+      Cites: eu-pop:3.0.2#4 "Unless otherwise stated in the scenario, each player now puts 3"
       Given it is the action phase, Alice's turn
       And card A is any action card without a ducat cost
       And Alice holds card A
@@ -139,8 +157,11 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.action-cards.5
   Rule: 6.action-cards.5 A cost never goes below 0: no card gains its player Monarch Power
+    Cites: eu-pop:6.action-cards.5#1 "can never go below 0"
 
     Scenario Outline: A cost reduced below zero costs nothing and gains nothing
+      Cites: eu-pop:6.action-cards.5#1 "you may never gain"
+      Cites: eu-pop:3.0.2#4 "Unless otherwise stated in the scenario, each player now puts 3"
       Given it is the action phase, Alice's turn
       And card A is any <class>
       And Alice holds card A
@@ -158,6 +179,7 @@ Feature: Playing Action Cards and appointing their characters
         | battle action card |
 
     Scenario: A cost reduced to above zero is paid in part
+      Cites: eu-pop:6.action-cards.3#2 "is always of the type associated with the deck"
       Given it is the action phase, Alice's turn
       And card A is any action card costing at least 2
       And Alice holds card A
@@ -169,6 +191,7 @@ Feature: Playing Action Cards and appointing their characters
       Then Alice has paid the Monarch Power cost of card A, less 1
 
     Scenario: A reduced cost that the player can pay lets the card be played
+      Cites: eu-pop:5.0#1 "play Action Cards by paying their costs"
       Given it is the action phase, Alice's turn
       And card A is any action card
       And Alice holds card A
@@ -182,6 +205,8 @@ Feature: Playing Action Cards and appointing their characters
       And Alice has paid the Monarch Power cost of card A, less 1
 
     Scenario: A Ducat cost reduced below zero gains no Ducats
+      Cites: eu-pop:6.action-cards.4#1 "Some cards also have a Ducat cost"
+      Cites: eu-pop:3.0.2#4 "Unless otherwise stated in the scenario, each player now puts 3"
       Given it is the action phase, Alice's turn
       And card A is any card with a ducat cost
       And Alice holds card A
@@ -191,6 +216,8 @@ Feature: Playing Action Cards and appointing their characters
       Then Alice has 15 ducats
 
     Scenario: The cost of an Action on a Display Card never goes below zero either
+      Cites: eu-pop:6.action-cards.5#1 "(or Action on a Display Card)"
+      Cites: eu-pop:3.0.2#4 "Unless otherwise stated in the scenario, each player now puts 3"
       Given it is the action phase, Alice's turn
       And card A is any display card with an action
       And Alice has card A on display
@@ -202,8 +229,10 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.action-cards.6
   Rule: 6.action-cards.6 A card played for its Action resolves, then is discarded, unless it is a Display Card
+    Cites: eu-pop:6.action-cards.6#2 "and then discard that card (unless it is a Display Card)."
 
     Scenario: The effect resolves and the card is discarded
+      Cites: eu-pop:6.action-cards.6#1 "resolve its effect right away"
       Given it is the action phase, Alice's turn
       And card A is any action card with an effect
       And Alice holds card A
@@ -229,6 +258,7 @@ Feature: Playing Action Cards and appointing their characters
         | battle action card |
 
     Scenario: The card is not discarded before it resolves
+      Cites: eu-pop:6.action-cards.6#1 "resolve its effect right away"
       Given it is the action phase, Alice's turn
       And card A is any action card
       And Alice holds card A
@@ -238,6 +268,7 @@ Feature: Playing Action Cards and appointing their characters
       And Alice holds no cards
 
     Scenario: A Display Card is not discarded
+      Cites: eu-pop:6.2.display.2#1 "placed face-up on display when played"
       Given it is the action phase, Alice's turn
       And card A is any display card
       And Alice holds card A
@@ -247,6 +278,8 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.action-cards.7
   Rule: 6.action-cards.7 All Action Cards are dual-purpose
+    Cites: eu-pop:6.action-cards.7#1 "All Action Cards are dual-purpose."
+    Cites: eu-pop:6.characters.1#1 "Each Action Card depicts a character"
 
     Scenario Outline: Every kind of card can be appointed for its character
       Given it is the action phase, Alice's turn
@@ -265,8 +298,11 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.action-cards.8
   Rule: 6.action-cards.8 A card is played either for its Action or to Appoint its character
+    Cites: eu-pop:6.action-cards.8#1 "You may play the card to take its Action, or to Appoint the character in its bottom section."
 
     Scenario: An appointed card leaves the hand without its Action being taken
+      Cites: eu-pop:5.2.appoint-advisor-leader#3 "to employ a Leader as a General or an Admiral"
+      Cites: eu-pop:9.4#4 "Appointing a Leader costs 1 or 2"
       Given it is the action phase, Alice's turn
       And card A is any leader action card with an effect
       And Alice holds card A
@@ -278,6 +314,7 @@ Feature: Playing Action Cards and appointing their characters
       And the effect of card A has not happened
 
     Scenario: A card played for its Action is not also appointed
+      Cites: eu-pop:6.characters.2#1 "Take the Appoint Advisor/Leader Action"
       Given it is the action phase, Alice's turn
       And card A is any action card
       And Alice holds card A
@@ -287,6 +324,8 @@ Feature: Playing Action Cards and appointing their characters
       And Alice has no leaders
 
     Scenario Outline: An appointed card cannot also be played for its Action
+      Cites: eu-pop:4.2.taking-a-turn#6 "A player cannot perform a Minor Action alone on their Turn, they must also perform another Action."
+      Cites: eu-pop:4.2#1 "players take Turns in clockwise order"
       Given it is the action phase, Alice's turn
       And card A is any action card
       And card B is any other action card
@@ -307,6 +346,7 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.characters.1
   Rule: 6.characters.1 Each card depicts a character, either a Leader or an Advisor
+    Cites: eu-pop:6.characters.1#1 "either a Leader (round portrait) or an Advisor (square portrait)"
 
     Scenario Outline: A Leader card gives a Leader, an Advisor card an Advisor
       Given it is the action phase, Alice's turn
@@ -322,6 +362,7 @@ Feature: Playing Action Cards and appointing their characters
         | advisor | leader  |
 
     Scenario: A Leader and an Advisor appointed in one Turn go each to their place
+      Cites: eu-pop:4.2.taking-a-turn#5 "These may be performed in addition to any other Action"
       Given it is the action phase, Alice's turn
       And card A is any leader action card
       And card B is any advisor action card
@@ -333,6 +374,7 @@ Feature: Playing Action Cards and appointing their characters
 
   @eu-pop:6.characters.2
   Rule: 6.characters.2 A character serves only once the Appoint Advisor/Leader Action appoints it
+    Cites: eu-pop:6.characters.2#1 "Take the Appoint Advisor/Leader Action (see p. 13) to make use of them."
 
     Scenario Outline: Playing a card, of any kind, appoints no one
       Given it is the action phase, Alice's turn
@@ -350,7 +392,10 @@ Feature: Playing Action Cards and appointing their characters
         | reaction card      |
         | battle action card |
 
-    Scenario Outline: Appointing is an Action of its player's Turn in the Action Phase
+    Scenario Outline: With no Reaction to allow it, appointing waits for its player's Turn
+      Cites: eu-pop:5.2#1 "Minor Actions do not complete your Turn but may be performed in addition to your normal Turn Action."
+      Cites: eu-pop:5.2.reactions#3 "the conditions under which these may be performed as Reactions are stated in each Action's description"
+      Cites: eu-pop:5.2.appoint-advisor-leader#6 "If someone attacks one of your Armies located within your Realm"
       Given it is the <moment>
       And card A is any action card
       And Alice holds card A
@@ -364,6 +409,7 @@ Feature: Playing Action Cards and appointing their characters
         | peace phase                | rejected |
 
     Scenario Outline: Only a character in the player's own hand can be appointed
+      Cites: eu-pop:5.2.appoint-advisor-leader#1 "on cards in your hand"
       Given it is the action phase, Alice's turn
       And card A is any administrative action card
       And <where>

@@ -12,8 +12,11 @@ Feature: Reactions and Covert Actions
 
   @eu-pop:6.2.reactions.1
   Rule: 6.2.reactions.1 Reactions interrupt play like other Reactions
+    Cites: eu-pop:6.2.reactions.1#1 "are used to interrupt play just like other Reactions"
+    Cites: eu-pop:5.2.reactions#4 "Action Cards may also be labeled as Reactions."
 
     Scenario Outline: A Reaction is played on any Turn and in any phase
+      Cites: eu-pop:5.2.reactions#2 "It is possible to play a Reaction on another player's Turn, after you have Passed, or even outside of the Action Phase."
       Given it is the <moment>
       And card R is any reaction card
       And Bob holds card R
@@ -30,6 +33,7 @@ Feature: Reactions and Covert Actions
         | cleanup phase              |
 
     Scenario: A Reaction on another player's Turn leaves that Turn alone
+      Cites: eu-pop:5.2.reactions#2 "It is possible to play a Reaction on another player's Turn"
       Given it is the action phase, Alice's turn
       And card R is any reaction card
       And card A is any action card
@@ -42,6 +46,8 @@ Feature: Reactions and Covert Actions
       And Alice holds no cards
 
     Scenario: A Reaction does not take its player's own Turn
+      Cites: eu-pop:6.action-cards.2#1 "(unless otherwise specified)"
+      Cites: eu-pop:5.2#1 "Minor Actions do not complete your Turn"
       Given it is the action phase, Alice's turn
       And card R is any reaction card
       And card A is any action card
@@ -78,8 +84,10 @@ Feature: Reactions and Covert Actions
 
   @eu-pop:6.2.covert.2
   Rule: 6.2.covert.2 Covert Actions can be countered by Counterespionage
+    Cites: eu-pop:6.2.covert.2#1 "these can be countered by a Counterespionage card"
 
     Scenario: A countered Covert Action has no effect
+      Cites: eu-pop:5.4.covert-actions#2 "they can be countered by the Counter-espionage card"
       Given it is the action phase, Alice's turn
       And card A is any covert action card with an effect
       And Alice holds card A
@@ -94,6 +102,7 @@ Feature: Reactions and Covert Actions
       And Bob holds no cards
 
     Scenario Outline: Counterespionage counters Covert Actions only
+      Cites: eu-pop:5.4.covert-actions#2 "These are Actions that target other Realms for devious purposes, and they can be countered"
       Given it is the action phase, Alice's turn
       And card A is any <class>
       And Alice holds card A
@@ -112,6 +121,8 @@ Feature: Reactions and Covert Actions
         | action card that is not covert | rejected | "Counterespionage" |
 
     Scenario: A Covert Action on a Display Card is countered too
+      Cites: eu-pop:6.2.covert.4#1 "If a Covert Action on a Display Card is prevented"
+      Cites: eu-pop:3.0.2#4 "Unless otherwise stated in the scenario, each player now puts 3"
       Given it is the action phase, Alice's turn
       And card A is any display card with a covert action
       And Alice has card A on display
@@ -124,6 +135,7 @@ Feature: Reactions and Covert Actions
       And Bob holds no cards
 
     Scenario: Counterespionage is a Covert Action too, and can be countered
+      Cites: eu-pop:5.4.covert-actions#10 "Counterespionage (Action Card)"
       Given it is the action phase, Alice's turn
       And card A is any covert action card with an effect
       And Alice holds card A and "Counterespionage"
@@ -140,6 +152,8 @@ Feature: Reactions and Covert Actions
 
   @eu-pop:6.2.covert.3
   Rule: 6.2.covert.3 A countered card is discarded and its cost is still paid
+    Cites: eu-pop:6.2.covert.3#1 "If a card is countered, it is discarded"
+    Cites: eu-pop:6.2.covert.3#2 "and its cost must still be paid."
 
     Scenario: The countered card is discarded and its cost stays paid
       Given it is the action phase, Alice's turn
@@ -156,6 +170,7 @@ Feature: Reactions and Covert Actions
       And Alice holds no cards
 
     Scenario: A countered Counterespionage is discarded and its cost stays paid
+      Cites: eu-pop:5.4.covert-actions#10 "Counterespionage (Action Card)"
       Given it is the action phase, Alice's turn
       And card A is any covert action card
       And Alice holds card A and "Counterespionage"
@@ -171,6 +186,7 @@ Feature: Reactions and Covert Actions
 
   @eu-pop:6.2.covert.4
   Rule: 6.2.covert.4 A prevented Covert Action on a Display Card still spends its uses
+    Cites: eu-pop:6.2.covert.4#1 "the indicated number of uses"
 
     Scenario Outline: A prevented Action still spends every use it indicates
       Given it is the action phase, Alice's turn
@@ -189,6 +205,7 @@ Feature: Reactions and Covert Actions
         | 2 charges | 1 charge  |
 
     Scenario: A prevented Action that spends the last use still empties the card
+      Cites: eu-pop:6.2.display.8#1 "on a Display Card has been spent, discard the card."
       Given it is the action phase, Alice's turn
       And card A is any display card with a covert action
       And Alice has card A on display with 1 charge
