@@ -623,7 +623,9 @@ def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str | None
     if target:
         message["targets"] = parse_target(oracle_world, target)
     cancel_name = card_name(oracle_world, cancel) if cancel else None
-    play_and_pass(oracle_world, f'{player} uses "{name}" of "{card}"', message, name=name,
+    # A Counterespionage names what it counters as being_played shows it: the Display Card
+    # (docs/protocol.md, EU), as "Bob plays "Counterespionage" targeting card A" does.
+    play_and_pass(oracle_world, f'{player} uses "{name}" of "{card}"', message, name=card,
                   leave_open=verb == "starts using", canceller=canceller, cancel=cancel_name)
 
 

@@ -76,6 +76,33 @@ Feature: Playing Action Cards and appointing their characters
       And Alice plays card B
       Then Alice holds no cards
 
+    Scenario Outline: A countered card has still taken up the Turn
+      A countered card was played (its cost stays paid), and playing it took up the Turn:
+      nothing gives the Turn back (TI4's cancelled component action does; this chapter says
+      no such thing).
+      Cites: eu-pop:6.action-cards.2#1 "Playing an Action Card takes up a whole Turn"
+      Cites: eu-pop:6.2.covert.3#2 "its cost must still be paid"
+      Given it is the action phase, Alice's turn
+      And card A is any covert action card
+      And card B is any other action card
+      And Alice holds card A and card B
+      And Alice has 9 of each Monarch Power
+      And Alice can play card A
+      And Alice can play card B
+      And card R is any reaction card
+      And Bob holds card R and "Counterespionage"
+      When Alice starts playing card A
+      And Bob starts playing card R
+      And Bob plays "Counterespionage" targeting card A
+      And <between>
+      And Alice plays card B
+      Then the action is <outcome>
+
+      Examples:
+        | between                        | outcome  |
+        | all players pass               | rejected |
+        | Alice's turn comes round again | allowed  |
+
   @eu-pop:6.action-cards.3
   Rule: 6.action-cards.3 The Monarch Power cost is always of the type of the card's deck
     Cites: eu-pop:6.action-cards.3#2 "is always of the type associated with the deck that the card belongs to"

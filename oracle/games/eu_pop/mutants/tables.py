@@ -212,6 +212,12 @@ def _countered_vanishes(self: Ref, record: PlayRecord) -> None:
     return None
 
 
+def _countered_frees_the_turn(self: Ref, record: PlayRecord) -> None:
+    Ref.dispose_countered(self, record)
+    if record.player == self.g.active_player:
+        self.g.action_taken = False
+
+
 def _prevented_refund_one(self: Ref, record: PlayRecord) -> None:
     Ref.dispose_countered(self, record)
     if record.action is not None:
@@ -319,6 +325,9 @@ TABLES: tuple[Mutant, ...] = (
     mutant("countered_vanishes", ("6.2.covert.3",),
            "a countered card leaves play without reaching the discard pile",
            dispose_countered=_countered_vanishes),
+    mutant("countered_frees_the_turn", ("6.action-cards.2",),
+           "a countered card gives its player's Turn back, as TI4's cancelled component "
+           "action does", dispose_countered=_countered_frees_the_turn),
     mutant("prevented_refund_one", ("6.2.covert.4",),
            "a prevented Covert Action on a Display Card gives one charge back",
            dispose_countered=_prevented_refund_one),
