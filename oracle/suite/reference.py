@@ -15,6 +15,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 
 from oracle.suite.arguments import argument_of, kind_of
+from oracle.suite.catalog import Sentence
 from oracle.suite.dsl import PILE_GRAMMAR
 from oracle.suite.games import Game
 from oracle.suite.vocabulary import COMMON_STEPS, StepDef, humanize, vocabulary
@@ -56,6 +57,12 @@ def render_reference(games: Sequence[Game], markdown: bool = False) -> str:
         out.para("What a scenario's tag may cite (a ruling refines one of these, or adds "
                  "GAME:NAMESPACE:ID; docs/rulings.md).")
         out.rules(game)
+        out.title(3, f"Sentences ({game.id})")
+        out.para("What a 'Cites:' line may name (docs/rulings.md): each rule's sentences, "
+                 "then the sentences of the related chapters the rules lean on (context: no "
+                 "verdicts of their own). A quote after the anchor must occur in the "
+                 "sentence; a waived sentence cannot be cited.")
+        out.sentences(game)
         phrasings = vocabulary(tuple(dict.fromkeys((COMMON_STEPS, *own)))).phrasings
         if phrasings.present:
             out.title(3, f"Phrasings in other languages ({game.id})")
@@ -118,6 +125,22 @@ class _Writer:
             self.lines.append(f"- `{rule.id}`: {_md(line.partition(': ')[2])}"
                               if self.markdown else f"    {line}")
         self.lines.append("")
+
+    def sentences(self, game: Game) -> None:
+        catalog = game.catalog
+        for sentence in (s for rule in catalog.rules for s in rule.sentences):
+            self._sentence(sentence)
+        for chapter in catalog.context:
+            title = f"Context: {chapter.local_id} {chapter.title}"
+            self.lines += ["", f"*{title}*", ""] if self.markdown else ["", f"    {title}"]
+            for sentence in (s for item in chapter.items for s in item.sentences):
+                self._sentence(sentence)
+        self.lines.append("")
+
+    def _sentence(self, sentence: Sentence) -> None:
+        text = sentence.text + (f" (waived: {sentence.waiver})" if sentence.waived else "")
+        self.lines.append(f"- `{sentence.anchor}`: {_md(text)}" if self.markdown
+                          else f"    {sentence.anchor}: {text}")
 
     def phrasings(self, table: Sequence[tuple[re.Pattern[str], str]]) -> None:
         for pattern, english in table:
