@@ -55,6 +55,7 @@ Feature: Unnamed cards
 
   @ti4:2.3
   Rule: 2.3 A draw takes the top card
+    Cites: ti4:2.3#1
 
     Scenario: A draw takes one card of the deck
       Given Alice holds 2 cards
@@ -65,6 +66,7 @@ Feature: Unnamed cards
 
   @ti4:2.5
   Rule: 2.5 Hidden until played
+    Cites: ti4:2.5#1
 
     Scenario: Another player sees none of a hand's cards
       Given Alice holds 2 cards

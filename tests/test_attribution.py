@@ -135,6 +135,7 @@ CLASSES = '''
 Feature: card classes
   @ti4:2.7
   Rule: 2.7 a played card resolves, then is discarded
+    Cites: ti4:2.7#2
 
     Scenario: Any "Action" card resolves and is discarded
       Given the players are Alice, Bob and Carol
@@ -202,6 +203,7 @@ NAMED = '''
 Feature: named cards
   @ti4:2.7
   Rule: 2.7 a played card resolves, then is discarded
+    Cites: ti4:2.7#2
 
     Scenario: Alice plays a named card
       Given the players are Alice, Bob and Carol

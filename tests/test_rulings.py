@@ -109,6 +109,7 @@ Feature: Council rulings
     Date: {date}
     Authority: The Council
     Status: {status}
+    Cites: ti4:2.6#2 "describes the timing"
 
     Scenario: {name}
 {steps}
@@ -147,31 +148,31 @@ def test_a_well_formed_ruling_passes_the_checks(tmp_path):
                                      "ti4:2.6/r9, which is no ruling of this run"),
     ({"rule": "ti4:council:setup"}, ""),  # a committee id its ruling declares is fine
     ({"steps": STEPS.replace('"Morale Boost"', '"Moral Boost"')},
-     'rulings.feature:16: "Moral Boost" is not a card of ti4; did you mean "Morale Boost"?'),
+     'rulings.feature:17: "Moral Boost" is not a card of ti4; did you mean "Morale Boost"?'),
     ({"steps": STEPS.replace("combat round", "combat rond")},
-     'rulings.feature:15: "At the start of a combat rond" is not a window of ti4; did you mean '
+     'rulings.feature:16: "At the start of a combat rond" is not a window of ti4; did you mean '
      '"At the start of a combat round"'),
     ({"steps": STEPS.replace("cruiser", "cruisr")}, "no given step matches"),
     ({"steps": STEPS + '\n      And the law "Minister of Comerce" is not in play'},
-     'rulings.feature:20: "Minister of Comerce" is not a law of ti4; did you mean '
+     'rulings.feature:21: "Minister of Comerce" is not a law of ti4; did you mean '
      '"Minister of Commerce"'),
     ({"steps": STEPS + "\n      And Dave holds no cards"},
-     "rulings.feature:20: 'Dave' is not a player of this scenario (players: Alice, Bob, "
+     "rulings.feature:21: 'Dave' is not a player of this scenario (players: Alice, Bob, "
      "Carol)"),
     ({"steps": '      Given Alice is the Yssaryl player\n      Then Alice holds no cards'},
-     'rulings.feature:14: "Yssaryl" is not a faction of ti4; did you mean "Yssaril"?'),
+     'rulings.feature:15: "Yssaryl" is not a faction of ti4; did you mean "Yssaril"?'),
     ({"steps": '      Given Alice has researched "Neural Motivater"\n'
                '      Then Alice holds no cards'},
-     'rulings.feature:14: "Neural Motivater" is not a technology of ti4; did you mean '
+     'rulings.feature:15: "Neural Motivater" is not a technology of ti4; did you mean '
      '"Neural Motivator"?'),
     ({"steps": "      Given Bob has 2 dreadnoughts\n      When Alice plays \"Direct Hit\" "
                "targeting Bob's dreadnaught 2\n      Then Bob has 1 dreadnought"},
-     'rulings.feature:15: "dreadnaught" is not a unit type of ti4; did you mean '
+     'rulings.feature:16: "dreadnaught" is not a unit type of ti4; did you mean '
      '"dreadnought"?'),
     ({"steps": STEPS + '\n      Given Bob holds "Sabotage"'},
-     "rulings.feature:20: a Given step after the scenario started (line 18"),
+     "rulings.feature:21: a Given step after the scenario started (line 19"),
     ({"steps": "      Given Alice holds 2 cards\n      Then the action is allowed"},
-     "rulings.feature:15: 'the action is allowed' checks the engine's answer to an action, "
+     "rulings.feature:16: 'the action is allowed' checks the engine's answer to an action, "
      "and no When step before it sends one"),
 ])
 def test_a_writing_mistake_is_refused_with_file_line_and_the_closest(tmp_path, fields,
@@ -247,7 +248,7 @@ def test_a_misspelt_card_is_exit_2_naming_file_line_and_the_closest_card(oracle,
         name="A typo", steps=STEPS.replace('holds "Morale Boost"', 'holds "Morale Bost"')))
     run = oracle("run", "--features", "council", report=False)
     assert run.code == 2, run.out + run.err
-    assert 'typo.feature:16: "Morale Bost" is not a card of ti4; did you mean ' \
+    assert 'typo.feature:17: "Morale Bost" is not a card of ti4; did you mean ' \
            '"Morale Boost"?' in run.out + run.err
 
 

@@ -27,6 +27,7 @@ Feature: Council rulings written as outlines
   Rule: 2.6.2 Same-name cards and different units
     Source: Council FAQ, question 20 (https://example.org/council/faq#20)
     Authority: The Council of Rules
+    Cites: ti4:2.6.2#1 "to affect the same units or game effect"
 
     Scenario Outline: A pending ruling's rows: one Direct Hit among <have> dreadnoughts
       Ruling: r7

@@ -144,7 +144,8 @@ def test_a_russian_rejection_needs_its_twin_too(tmp_path):
     folder = tmp_path / "ru" / "ti4"
     folder.mkdir(parents=True)
     (folder / "twin.feature").write_text(
-        "# language: ru\nФункция: без близнеца\n\n  @ti4:2.4\n  Правило: 28.4\n\n"
+        "# language: ru\nФункция: без близнеца\n\n  @ti4:2.4\n  Правило: 28.4\n"
+        "    Cites: ti4:2.4#2 \"выбрать 7 карт\"\n\n"
         "    Сценарий: Оставить шесть карт нельзя\n      Дано игроки: Alice и Bob\n"
         "      И у Alice на руке 7 карт\n      И колода действий: \"Sabotage\" и 2 другие "
         "карты\n      Когда Alice берёт 1 карту действия\n      И Alice оставляет 6 карт\n"
@@ -154,10 +155,10 @@ def test_a_russian_rejection_needs_its_twin_too(tmp_path):
     # So the suite check refuses it before any engine runs, and nothing else of the file.
     [refused] = check_suite(games.values(), games).problems
     assert "this scenario expects a rejection but has no twin" in refused.message
-    assert (refused.path.name, refused.line) == ("twin.feature", 7)
+    assert (refused.path.name, refused.line) == ("twin.feature", 8)
     # Read in English, the Russian outcome step counts as the rejection it is.
     scenarios = read_feature(folder / "twin.feature").scenarios
     assert check_twins(list(scenarios)) == []  # unread, it would pass unnoticed
     [problem] = check_twins(list(scenarios), vocabulary_for(games["ti4"]))
     assert "this scenario expects a rejection but has no twin" in problem.message
-    assert problem.line == 7
+    assert problem.line == 8

@@ -14,6 +14,7 @@ RULING = """\
 Feature: A committee's ruling that goes wrong before the engine is reached
   @ti4:2.4
   Rule: 2.4 hand limit
+    Cites: ti4:2.4#2
 
     Scenario: A ruling that names card A twice
       Given the players are Alice and Bob

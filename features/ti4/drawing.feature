@@ -10,6 +10,8 @@ Feature: Drawing action cards
 
   @ti4:2.1
   Rule: 2.1 Each player draws one action card during each status phase
+    Cites: ti4:2.1#1 "Each player draws one action card during each status phase."
+    Cites: ti4:81.3#1 "each player draws one action card"
 
     Scenario: Every player draws one card in the status phase, whatever they hold
       Given it is the status phase
@@ -24,6 +26,7 @@ Feature: Drawing action cards
       And the action deck is 3 cards
 
     Scenario Outline: The status phase draw happens in the status phase only
+      Cites: ti4:81#2 "To resolve the status phase, players perform the following steps"
       Given it is <phase>
       And the action deck is 6 cards
       When the status phase step "Draw Action Cards" is resolved
@@ -38,8 +41,12 @@ Feature: Drawing action cards
 
   @ti4:2.2
   Rule: 2.2 The Politics strategy card draws action cards
+    Cites: ti4:2.2#1 "by resolving the primary and secondary abilities of the Politics strategy card"
 
     Scenario: The primary ability of Politics draws two cards and names a new speaker
+      Cites: ti4:66.1#1 "they can perform a strategic action to resolve that card’s primary ability"
+      Cites: ti4:66.2.1#3 "they are now the speaker"
+      Cites: ti4:66.2.2#1 "The active player draws two action cards."
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Carol is the speaker
@@ -53,6 +60,7 @@ Feature: Drawing action cards
       And the action deck is 3 cards
 
     Scenario Outline: The secondary ability of Politics spends a strategy token to draw two
+      Cites: ti4:66.3#1 "may spend one command token from their strategy pool to draw two action cards"
       # Bob is the first player clockwise from Alice, so he is the first who may.
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
@@ -74,6 +82,8 @@ Feature: Drawing action cards
         | 0      | rejected | no cards          | 0    |
 
     Scenario Outline: Only the other players resolve the secondary ability
+      Cites: ti4:83.4#1 "only resolve the secondary ability of strategy cards that were chosen by other players"
+      Cites: ti4:66.3#1 "each other player"
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And the action deck is 5 cards
@@ -87,6 +97,8 @@ Feature: Drawing action cards
         | Alice  | rejected |
 
     Scenario Outline: The secondary ability is resolved after the primary ability
+      Cites: ti4:66.3#1 "After the active player resolves the primary ability of the Politics strategy card"
+      Cites: ti4:1.note-6#1 "after the primary ability"
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And card A is any card
@@ -102,6 +114,7 @@ Feature: Drawing action cards
         | Alice reveals card A                                                    | rejected |
 
     Scenario: Neural Motivator adds nothing to a Politics draw
+      Cites: ti4:66.2.2#1 "The active player draws two action cards."
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Alice has researched "Neural Motivator"
@@ -114,6 +127,7 @@ Feature: Drawing action cards
 
   @ti4:2.3
   Rule: 2.3 A draw takes the top card of the action card deck into the hand
+    Cites: ti4:2.3#1 "take the top card from the action card deck and add it to their hand"
 
     Scenario Outline: A draw takes the top cards of the deck, in order, into the hand
       Given card A is any card
@@ -135,6 +149,7 @@ Feature: Drawing action cards
 
   @ti4:note-1
   Rule: Note 1 Players start the game with zero action cards
+    Cites: ti4:note-1#1 "Players start the game with zero action cards."
 
     Scenario: A new game gives nobody an action card
       # No hand is given, so the engine sets up each player as at the start of a game.
@@ -151,6 +166,7 @@ Feature: Drawing action cards
 
   @ti4:note-4
   Rule: Note 4 A depleted deck is shuffled from the discard pile at once
+    Cites: ti4:note-4#1 "immediately shuffle the discard pile to form a new action card deck"
 
     Scenario: Drawing the last card reshuffles the discard pile immediately
       Given card A is any card
@@ -177,6 +193,8 @@ Feature: Drawing action cards
       And the action discard pile is empty
 
     Scenario: The status phase deal goes on from the reshuffled deck
+      Cites: ti4:81.3#1 "Following initiative order"
+      Cites: ti4:81.note-2#3 "The remaining players (including the player who received the last action card from the previous deck, if applicable) will then be dealt their action cards."
       Given it is the status phase
       And the action deck is 1 card
       And the action discard pile is 3 cards
@@ -188,6 +206,8 @@ Feature: Drawing action cards
       And the action discard pile is empty
 
     Scenario: A Politics draw goes on from the reshuffled deck
+      Cites: ti4:66.3#1 "may spend one command token from their strategy pool to draw two action cards"
+      Cites: ti4:66.note-1#3 "The remaining players (including the player who received the last action card from the previous deck, if applicable) will then be dealt their action cards."
       # Alice's two cards come from the old deck, so an engine whose Politics draws too few
       # is told apart from one that stops when the deck runs out during Bob's draw.
       Given it is the action phase, Alice's turn
@@ -203,6 +223,11 @@ Feature: Drawing action cards
 
   @ti4:note-5
   Rule: Note 5 Action cards are dealt out in initiative order
+    # The note says "During the action phase", where the one deal to several players,
+    # Politics, goes clockwise from the active player (ti4:66.3): it is read as the status
+    # phase's deal, which the Status Phase page puts in initiative order (ti4:81.3).
+    Cites: ti4:note-5#1 "action cards are dealt out in initiative order"
+    Cites: ti4:81.3#1 "Following initiative order, each player draws one action card."
 
     Scenario Outline: The status phase deals in initiative order, not seat order
       Given it is the status phase
@@ -223,6 +248,8 @@ Feature: Drawing action cards
 
   @ti4:note-5.1
   Rule: Note 5.1 Neural Motivator draws both cards before the next player draws
+    Cites: ti4:note-5.1#1 "they will draw both their action cards before the next player in order draws an action card"
+    Cites: ti4:81.3#1 "Following initiative order"
 
     Scenario Outline: The Neural Motivator player draws both cards in one turn of the deal
       Given it is the status phase
@@ -243,6 +270,8 @@ Feature: Drawing action cards
 
   @ti4:note-5.2
   Rule: Note 5.2 The Yssaril player draws and discards before the next player draws
+    Cites: ti4:note-5.2#1 "discard for their Scheming ability, before the next player in order draws an action card"
+    Cites: ti4:81.3#1 "Following initiative order"
 
     Scenario Outline: The deal waits for the Yssaril player's Scheming discard
       Given it is the status phase

@@ -8,8 +8,10 @@ Feature: The action card hand limit
 
   @ti4:2.4
   Rule: 2.4 A hand holds at most seven action cards; the player chooses seven to keep
+    Cites: ti4:2.4#2 "that player must choose seven cards to keep and discard the rest"
 
     Scenario Outline: Seven cards are within the limit; more make the player choose seven
+      Cites: ti4:2.4#1 "a maximum of seven action cards"
       Given Alice holds <held> cards
       And the action deck is 4 cards
       When Alice draws <n> action cards
@@ -47,6 +49,8 @@ Feature: The action card hand limit
         | 8    | rejected |
 
     Scenario Outline: A hand goes over the limit whichever way the cards arrive
+      Cites: ti4:81.3#1 "each player draws one action card"
+      Cites: ti4:66.2.2#1 "The active player draws two action cards."
       Given it is <phase>
       And <setup>
       And card A is any card
@@ -64,6 +68,7 @@ Feature: The action card hand limit
         | the action phase, Alice's turn | Alice is the Hacan player            | Alice gives card A to Bob in a transaction                            |
 
     Scenario: A hand goes over the limit when Politics' secondary ability draws
+      Cites: ti4:66.3#1 "may spend one command token from their strategy pool to draw two action cards"
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And Bob holds 7 cards
@@ -74,6 +79,8 @@ Feature: The action card hand limit
 
   @ti4:2.4.1
   Rule: 2.4.1 A game effect can raise or lower the hand limit
+    Cites: ti4:2.4.1#1 "A game effect can increase or decrease the number of cards a player’s hand can have."
+    Cites: ti4:2.4#2 "must choose seven cards to keep"
 
     Scenario Outline: A game effect changes the limit of its player only
       # Bob, whose limit no effect changes, draws first: his eighth card is over the limit
@@ -99,6 +106,7 @@ Feature: The action card hand limit
   Rule: Note 10 The excess is discarded at once: not played, not traded away
 
     Scenario Outline: A player over the limit cannot play a card to get down to it
+      Cites: ti4:note-10#2 "They cannot play them to get down to seven"
       Given card A is any "Action" card
       And it is card A's timing window on Alice's turn
       And Alice holds card A and <others> other cards
@@ -114,6 +122,7 @@ Feature: The action card hand limit
         | 6      | rejected |
 
     Scenario Outline: The Hacan player over the limit cannot trade the excess away
+      Cites: ti4:note-10#3 "the Hacan player cannot trade them"
       Given it is the action phase, Alice's turn
       And Alice is the Hacan player
       And card A is any card
@@ -130,6 +139,8 @@ Feature: The action card hand limit
         | 6      | rejected | no cards |
 
     Scenario: The status phase deal waits for an over-limit discard
+      Cites: ti4:note-10#1 "they must discard the excess immediately"
+      Cites: ti4:81.3#1 "Following initiative order"
       Given it is the status phase
       And the initiative order is Alice, Bob and Carol
       And card A is any card

@@ -9,6 +9,7 @@ Feature: What players may see of action cards
 
   @ti4:2.5
   Rule: 2.5 Action cards stay hidden from other players until played
+    Cites: ti4:2.5#1 "remain hidden from other players until those cards are played"
 
     Scenario: Other players and spectators do not see the cards in a hand
       Given card A is any card
@@ -37,6 +38,7 @@ Feature: What players may see of action cards
         | the action phase, Alice's turn | Alice is the Hacan player            | Alice holds card A                          | Alice gives card A to Bob in a transaction            | card A                  | 1 |
 
     Scenario: Cards Politics' secondary ability draws are seen by their owner only
+      Cites: ti4:66.3#1 "may spend one command token from their strategy pool to draw two action cards"
       Given it is the action phase, Alice's turn
       And Alice has the Politics strategy card
       And card A is any card
@@ -50,6 +52,7 @@ Feature: What players may see of action cards
       And Bob holds 2 hidden cards as seen by a spectator
 
     Scenario: A played card is public; the rest of the hand stays hidden
+      Cites: ti4:2.7#2 "placing it in the action discard pile"
       Given card A is any "Action" card
       And card B is any other card
       And it is card A's timing window on Alice's turn
@@ -62,6 +65,7 @@ Feature: What players may see of action cards
 
   @ti4:note-2
   Rule: Note 2 The number of action cards in a hand is public information
+    Cites: ti4:note-2#1 "The number of action cards in a player’s hand is public information."
 
     Scenario: Everybody sees how many cards a hand holds
       Given Alice holds 3 cards
@@ -87,6 +91,7 @@ Feature: What players may see of action cards
         | the action phase, Alice's turn | Alice is the Hacan player          | Alice gives card A to Bob in a transaction            | 2 |
 
     Scenario: A hand's public size follows Politics' secondary ability
+      Cites: ti4:66.3#1 "may spend one command token from their strategy pool to draw two action cards"
       # Alice is the first player clockwise from Carol, so she is the first who may.
       Given it is the action phase, Carol's turn
       And Carol has the Politics strategy card
@@ -99,6 +104,7 @@ Feature: What players may see of action cards
 
   @ti4:note-3
   Rule: Note 3 A player may reveal any or all of the cards in their hand
+    Cites: ti4:note-3#1 "reveal any or all of the action cards in their hand"
 
     Scenario Outline: A player may reveal any or all of their cards; the rest stay hidden
       Given card A is any card

@@ -10,6 +10,7 @@ Feature: Playing action cards
 
   @ti4:2.6
   Rule: 2.6 A card's first paragraph gives the timing of its ability
+    Cites: ti4:2.6#2 "describes the timing of when that card’s ability can be resolved"
 
     Scenario Outline: A card is played in its own timing window, in its own phase
       Given card A is any <class>
@@ -29,6 +30,7 @@ Feature: Playing action cards
         | agenda card                    | card A's timing window but another phase       | rejected |
 
     Scenario Outline: Sabotage answers another player's card while it is being played
+      Cites: ti4:1.16#1 "the ability’s effect occurs at the moment of the described timing event"
       Given card A is any <class>
       And it is card A's timing window on Alice's turn
       And Alice holds <alice holds>
@@ -48,8 +50,10 @@ Feature: Playing action cards
 
   @ti4:2.6.1
   Rule: 2.6.1 An "Action" card is a component action, only if it can be completely resolved
+    Cites: ti4:2.6.1#1 "a player must use a component action during the action phase to resolve the ability"
 
     Scenario Outline: An "Action" card is played as its player's action in the action phase
+      Cites: ti4:22#1 "a player can perform during their turn of an action phase"
       Given card A is any "Action" card
       And it is <when>
       And Alice holds card A
@@ -65,6 +69,8 @@ Feature: Playing action cards
         | the agenda phase               | rejected |
 
     Scenario Outline: A component action needs the player's action for the turn
+      Cites: ti4:66.1#1 "they can perform a strategic action"
+      Cites: ti4:22.4#1 "it does not use that player’s action"
       Given card A is any "Action" card
       And it is card A's timing window on Alice's turn
       And Alice has the Politics strategy card
@@ -81,6 +87,8 @@ Feature: Playing action cards
         | Alice resolves the primary ability of Politics, choosing Bob as speaker  | rejected |
 
     Scenario Outline: A component action that cannot be completely resolved cannot be played
+      Cites: ti4:2.6.1#2 "A player cannot resolve a component action if they cannot completely resolve its ability."
+      Cites: ti4:22.3#1 "A component action cannot be performed if its ability cannot be completely resolved."
       Given card A is any "Action" card that may not resolve completely
       And it is card A's timing window on Alice's turn
       And Alice holds card A
@@ -94,6 +102,7 @@ Feature: Playing action cards
         | Alice would play card A when its ability cannot be completely resolved | rejected, citing ti4:2.6.1 |
 
     Scenario Outline: A cancelled component action does not use the player's action
+      Cites: ti4:22.4#1 "If a component action is canceled, it does not use that player’s action."
       Given card A is any "Action" card
       And it is card A's timing window on Alice's turn
       And Alice has the Politics strategy card
@@ -112,6 +121,7 @@ Feature: Playing action cards
 
   @ti4:2.6.2
   Rule: 2.6.2 Same-name cards cannot affect the same thing in one timing window
+    Cites: ti4:2.6.2#1 "cannot be played during a single timing window to affect the same units or game effect"
 
     Scenario Outline: A second card of one name cannot affect the same thing in one window
       Given card A is any window card with copies that can affect the same thing again
@@ -141,6 +151,8 @@ Feature: Playing action cards
 
   @ti4:2.7
   Rule: 2.7 A played card resolves, then goes to the action discard pile
+    Cites: ti4:2.7#1 "a player reads and resolves the card’s ability text"
+    Cites: ti4:2.7#2 "Then, that player discards the card, placing it in the action discard pile."
 
     Scenario Outline: A played card resolves, then goes to the action discard pile
       Given card A is any <class>
@@ -162,6 +174,8 @@ Feature: Playing action cards
         | agenda card                                          |
 
     Scenario: A card resolves only when every player has passed, and is discarded then
+      Cites: ti4:1.16#1 "the ability’s effect occurs at the moment of the described timing event"
+      Cites: ti4:1.note-5.3#1 "Once every player has consecutively declined to resolve an ability during a timing window"
       Given card A is any "Action" card
       And it is card A's timing window on Alice's turn
       And Alice holds card A
@@ -175,6 +189,7 @@ Feature: Playing action cards
       And the action discard pile is card A
 
     Scenario Outline: A card that is not in the hand cannot be played
+      Cites: ti4:2.5#1 "A player’s action cards remain hidden from other players until those cards are played."
       Given card A is any "Action" card
       And card B is any other card
       And it is card A's timing window on Alice's turn
@@ -190,6 +205,8 @@ Feature: Playing action cards
 
   @ti4:2.8
   Rule: 2.8 A cancelled card has no effect and is discarded
+    Cites: ti4:2.8#1 "that card has no effect"
+    Cites: ti4:2.8#2 "and is discarded"
 
     Scenario Outline: A cancelled card has no effect and is discarded, in every phase
       Given card A is any <class>
@@ -211,6 +228,8 @@ Feature: Playing action cards
 
   @ti4:note-6
   Rule: Note 6 After a card is cancelled, its owner may play a second copy
+    Cites: ti4:note-6#1 "if that player has a second copy of that action card, they may play it"
+    Cites: ti4:2.6.2#2 "Canceled cards are not treated as being played."
 
     Scenario Outline: A second copy may be played once the first is cancelled
       Given card A is any window card with copies that can affect the same thing again
@@ -229,6 +248,7 @@ Feature: Playing action cards
 
   @ti4:note-7
   Rule: Note 7 A player cannot target themselves with offensive action cards
+    Cites: ti4:note-7#1 "A player cannot target themselves with offensive action cards"
 
     Scenario Outline: An offensive card cannot be aimed at its own player
       Given card A is any <class>
@@ -247,6 +267,7 @@ Feature: Playing action cards
         | offensive window card   | Alice  | rejected |
 
     Scenario Outline: Lucky Shot cannot destroy the player's own ship
+      Cites: ti4:note-7#1 "such as Lucky Shot"
       Given it is the action phase, Alice's turn
       And Alice holds "Lucky Shot"
       And Alice has a destroyer
@@ -261,8 +282,10 @@ Feature: Playing action cards
 
   @ti4:note-8
   Rule: Note 8 "Any number", "up to" and "each" targets may be zero
+    Cites: ti4:note-8#1 "that action card may target zero of those objects"
 
     Scenario Outline: A card aimed at any number or each of some objects may affect none
+      Cites: ti4:note-8#2 "these cards may be played even if they would cause no effect"
       Given card A is any <class>
       And it is card A's timing window on Alice's turn
       And Alice holds card A
@@ -287,6 +310,7 @@ Feature: Playing action cards
 
   @ti4:note-9
   Rule: Note 9 A card that targets a specific number of objects needs them to exist
+    Cites: ti4:note-9#1 "that action card cannot be played if those objects do not currently exist"
 
     Scenario Outline: A card aimed at specific objects cannot be played when none exists
       Given card A is any <class>
@@ -306,6 +330,7 @@ Feature: Playing action cards
         | card aimed at specific objects        | Alice would play card A when its target does not exist      | rejected |
 
     Scenario: Repeal Law cannot be played when no law is in play
+      Cites: ti4:note-9#2 "Repeal Law cannot be played if there are no laws in play"
       Twin: Repeal Law can be played when a law is in play
       Given it is the action phase, Alice's turn
       And Alice holds "Repeal Law"
@@ -313,6 +338,7 @@ Feature: Playing action cards
       Then the action is rejected, citing ti4:note-9
 
     Scenario: Repeal Law can be played when a law is in play
+      Cites: ti4:note-9#2 "Repeal Law cannot be played if there are no laws in play"
       Given it is the action phase, Alice's turn
       And Alice holds "Repeal Law"
       And the law "Minister of Commerce" is in play

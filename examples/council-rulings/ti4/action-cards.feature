@@ -9,6 +9,7 @@ Feature: The Council's rulings on action cards
   Rule: 2.6.2 Same-name cards and different units
     Source: Council FAQ, questions 12 and 14 (https://example.org/council/faq)
     Authority: The Council of Rules
+    Cites: ti4:2.6.2#1 "to affect the same units or game effect"
 
     Scenario: Three Direct Hits destroy three different dreadnoughts in one window
       Ruling: r3
@@ -39,6 +40,7 @@ Feature: The Council's rulings on action cards
       Ruling: r2
       Date: 2024-05-02
       Status: pending
+      Cites: ti4:2.6.2#2 "Canceled cards are not treated as being played."
       Given it is the action phase
       And the timing window "At the start of a combat round" is open
       And Alice holds "Morale Boost" and "Morale Boost"
@@ -55,6 +57,7 @@ Feature: The Council's rulings on action cards
     Date: 2024-03-02
     Authority: The Council of Rules
     Status: official
+    Cites: ti4:note-1#1 "Players start the game with zero action cards."
 
     Scenario: The Yssaril player starts with no action cards
       Given Alice is the Yssaril player
