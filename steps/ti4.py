@@ -187,8 +187,9 @@ def unit_needs(world: ScenarioWorld, unit: str | None) -> list[str]:
 
 
 def law_needs(world: ScenarioWorld, laws: list[str]) -> list[str]:
-    """Laws in play: ``ti4/laws``."""
-    return ["ti4/laws"] if laws else []
+    """Laws in play: ``ti4/laws``, and ``ti4/law/NAME`` for each law, as cards are declared:
+    an engine that does not model a law leaves the scenario unsupported, not failed."""
+    return ["ti4/laws", *(f"ti4/law/{law}" for law in laws)] if laws else []
 
 
 def counter_needs(world: ScenarioWorld, tg: str | None = None, unit: str | None = None,

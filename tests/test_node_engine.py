@@ -164,5 +164,12 @@ def test_the_whole_ti4_suite_passes_over_the_pipe(oracle):
             assert rule["status"] == "untestable"
         else:
             assert rule["status"] == "pass", (rule, run.out[-3000:])
-            assert rule["scenarios"] and all(s["status"] == "pass" for s in rule["scenarios"])
+            # A scenario needing what the engine does not declare (a law it does not model,
+            # the flow it has no notion of) is unsupported before anything is sent; every
+            # other scenario passes.
+            assert rule["scenarios"] and all(
+                s["status"] == "pass" or (s["status"] == "unsupported"
+                                          and "does not declare" in s["message"])
+                for s in rule["scenarios"]), rule
+            assert any(s["status"] == "pass" for s in rule["scenarios"]), rule
     assert run.code == 0, run.out + run.err

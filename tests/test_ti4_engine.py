@@ -889,7 +889,7 @@ def test_repeal_law_discards_a_law_from_play() -> None:
         table(
             player("Alice", hand=["Repeal Law"]),
             player("Bob"),
-            laws=["Minister of Commerce", "Fleet Regulations"],
+            laws=["Minister of Commerce", "Executive Sanctions"],
             active_player="Alice",
         )
     )
@@ -899,11 +899,29 @@ def test_repeal_law_discards_a_law_from_play() -> None:
             type="play",
             player="Alice",
             card="Repeal Law",
-            targets={"law": "Fleet Regulations"},
+            targets={"law": "Executive Sanctions"},
         )
     )
     accepted(act(engine, type="resolve"))
     assert view(engine)["laws"] == ["Minister of Commerce"]
+
+
+def test_a_law_the_engine_does_not_model_is_unsupported_at_setup() -> None:
+    engine = ReferenceEngine()
+    reply = engine.handle({"op": "setup", "game": "ti4", "seed": 1, "state": table(
+        player("Alice"), player("Bob"), laws=["Fleet Regulations"])})
+    assert reply["reply"] == "unsupported"
+    assert reply["capability"] == "ti4/law/Fleet Regulations"
+
+
+def test_executive_sanctions_limits_every_hand_to_three_until_it_is_repealed() -> None:
+    engine = setup(table(player("Alice", hand=["Repeal Law", "Spy", "Veto"]), player("Bob"),
+                         laws=["Executive Sanctions"], active_player="Alice"))
+    assert view(engine)["players"]["Alice"]["hand_limit"] == 3
+    accepted(act(engine, type="play", player="Alice", card="Repeal Law",
+                 targets={"law": "Executive Sanctions"}))
+    accepted(act(engine, type="resolve"))
+    assert view(engine)["players"]["Alice"]["hand_limit"] == 7
 
 
 def test_repeal_law_cannot_be_played_without_laws_in_play() -> None:
@@ -926,7 +944,7 @@ def test_repeal_law_cannot_target_a_law_not_in_play() -> None:
         table(
             player("Alice", hand=["Repeal Law"]),
             player("Bob"),
-            laws=["Fleet Regulations"],
+            laws=["Executive Sanctions"],
             active_player="Alice",
         )
     )

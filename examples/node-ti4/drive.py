@@ -148,6 +148,8 @@ CARDS = ["Sabotage", "Lucky Shot", "Direct Hit", "Repeal Law", "Insubordination"
          "Morale Boost", "Veto", "Spy", "Plague", "Skilled Retreat", "Focused Research"]
 UNIT_TYPES = ["destroyer", "dreadnought", "cruiser", "infantry", "war sun", "pds", "fighter"]
 LAWS = ["Minister of Commerce", "Enforced Travel Ban"]
+#: The laws both engines model (``ti4/law/NAME``): the only ones a setup puts in play.
+LAWS_IN_PLAY = ["Minister of Commerce"]
 
 
 def _window_of(card: str) -> str | None:
@@ -190,7 +192,7 @@ def random_state(rng: random.Random) -> JSON:
     if rng.random() < 0.5:
         state["initiative"] = rng.sample(PLAYERS, 3)
     if rng.random() < 0.5:
-        state["laws"] = rng.sample(LAWS, rng.randint(0, 2))
+        state["laws"] = rng.sample(LAWS_IN_PLAY, rng.randint(0, len(LAWS_IN_PLAY)))
     units = []
     for i in range(rng.randint(0, 5)):
         owner = rng.choice(PLAYERS)

@@ -18,6 +18,10 @@ const ACTION_DECK = 'action';
 const ACTION_WINDOW = 'Action';
 const SABOTAGE = 'Sabotage';
 
+/** The laws this engine holds in play (declared as ti4/law/NAME): Minister of Commerce's
+ * effect (trade goods when commodities are replenished) touches nothing it holds. */
+const LAWS = ['Minister of Commerce'];
+
 const RULE = {
   r2_1: 'ti4:2.1', r2_2: 'ti4:2.2', r2_4: 'ti4:2.4', r2_6: 'ti4:2.6', r2_6_1: 'ti4:2.6.1',
   r2_6_2: 'ti4:2.6.2', r2_7: 'ti4:2.7', note3: 'ti4:note-3', note5_2: 'ti4:note-5.2',
@@ -241,6 +245,7 @@ class Ti4Engine {
     return [
       'ti4/draw', 'ti4/play', 'ti4/windows', 'ti4/reveal', 'ti4/hand-limit', 'ti4/status-phase',
       'ti4/politics', 'ti4/transactions', 'ti4/sabotage', 'ti4/units', 'ti4/laws',
+      ...LAWS.map((law) => `ti4/law/${law}`),
       'ti4/trade-goods', `ti4/faction/${YSSARIL}`, `ti4/faction/${HACAN}`,
       `ti4/technology/${NEURAL_MOTIVATOR}`,
       ...Object.keys(MODELS).map((card) => `ti4/card/${card}`),
@@ -382,6 +387,11 @@ class Ti4Engine {
     }
     if (window === null && phase === 'action') window = ACTION_WINDOW;
     const laws = strList(state.laws ?? [], 'state.laws');
+    for (const law of laws) {
+      if (!LAWS.includes(law)) {
+        throw new Unsupported(`this engine does not model the law ${repr(law)}`, `ti4/law/${law}`);
+      }
+    }
     const units = this.buildUnits(state.units ?? [], players);
 
     const decks = state.decks ?? {};

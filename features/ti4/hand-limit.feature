@@ -102,6 +102,20 @@ Feature: The action card hand limit
         | lowered | 2 | 4    | no decision is pending  | 5     |
         | lowered | 2 | 5    | Alice must keep 5 cards | 6     |
 
+    Scenario: A law in play sets every player's hand limit
+      # Executive Sanctions, in play, limits every hand to three action cards: Bob's third
+      # card is within it; Alice's eighth is over it, and she keeps three (an engine with
+      # no limit at all, which would not ask her, breaks 2.4 instead).
+      Given the law "Executive Sanctions" is in play
+      And Alice holds 3 cards
+      And Bob holds 2 cards
+      And the action deck is 6 cards
+      When Bob draws 1 action card
+      Then no decision is pending
+      When Alice draws 5 action cards
+      Then Alice must keep 3 cards
+      And Alice holds 8 cards
+
   @ti4:note-10
   Rule: Note 10 The excess is discarded at once: not played, not traded away
 

@@ -33,3 +33,32 @@ Feature: The Council's rulings on the game's flow around action cards
       When Alice plays "Insubordination" targeting Bob
       Then the action is allowed
       And Bob has 0 command tokens in his tactic pool
+
+  @ti4:2.4.1
+  Rule: 2.4.1 A law can set the hand limit, for as long as it is in play
+    # A ruling on a law needs an engine that declares it (ti4/law/Executive Sanctions): one
+    # that does not model the law leaves these scenarios unsupported, never failed.
+    Ruling: r1
+    Source: The Council's illustrative example (no published ruling): Executive Sanctions, in play, limits each hand to three action cards
+    Date: 2026-11-27
+    Authority: The Council of Rules
+    Status: official
+    Cites: ti4:2.4.1#1 "A game effect can increase or decrease"
+
+    Scenario: With Executive Sanctions in play, a fourth action card is over the limit
+      Given the law "Executive Sanctions" is in play
+      And Alice holds 3 cards
+      And the action deck is 3 cards
+      When Alice draws 1 action card
+      Then Alice must keep 3 cards
+
+    Scenario: Once Executive Sanctions is repealed, the limit is seven again
+      Given it is the action phase, Alice's turn
+      And the law "Executive Sanctions" is in play
+      And Alice holds "Repeal Law" and 2 other cards
+      And the action deck is 5 cards
+      When Alice plays "Repeal Law" targeting the law "Executive Sanctions"
+      And Alice draws 3 action cards
+      Then no decision is pending
+      And Alice holds 5 cards
+      And the law "Executive Sanctions" is not in play

@@ -85,6 +85,25 @@ CARD_MODELS: dict[str, CardModel] = {
 }
 
 
+@dataclass(frozen=True)
+class LawModel:
+    """A law the engine models (``ti4/law/NAME``): it can be in play, and what its effect
+    does to the things the engine holds is carried out. ``hand_limit`` is the most action
+    cards a hand can have while it is in play (a game effect on the limit, ti4:2.4.1)."""
+
+    name: str
+    hand_limit: int | None = None
+
+
+#: The laws the engine models. Minister of Commerce's effect (trade goods when commodities
+#: are replenished) touches nothing the engine holds, so being in play is all it does here;
+#: Executive Sanctions (its "for" outcome) limits every hand to three action cards.
+LAW_MODELS: dict[str, LawModel] = {
+    "Minister of Commerce": LawModel("Minister of Commerce"),
+    "Executive Sanctions": LawModel("Executive Sanctions", hand_limit=3),
+}
+
+
 def normalise_unit_type(kind: str) -> str:
     """``"Space Dock"``, ``"space-dock"`` and ``"space_dock"`` all name one unit type."""
     return kind.strip().lower().replace(" ", "_").replace("-", "_")

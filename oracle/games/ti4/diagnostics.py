@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from oracle.games.ti4.cards import LAW_MODELS
 from oracle.scenario.diagnosis import (
     Diagnostic,
     Transition,
@@ -57,6 +58,26 @@ def _plain_drawer(t: Transition, name: str) -> bool:
 
 def _modifier(t: Transition, name: str) -> int:
     return int(_given_player(t, name).get("hand_limit_modifier") or 0)
+
+
+def _base_limit(t: Transition) -> int | None:
+    """Seven, or the limit a law the scenario put in play sets (ti4:2.4.1); None while the
+    laws in play are not the ones it set (one was repealed: which limit holds is another
+    rule's business)."""
+    laws = list(t.given.get("laws") or ())
+    limits = [m.hand_limit for law in laws
+              if (m := LAW_MODELS.get(law)) is not None and m.hand_limit is not None]
+    if not limits:
+        return BASE_HAND_LIMIT
+    if any(list(view.get("laws") or ()) != laws for view in (t.before, t.after)):
+        return None
+    return min(limits)
+
+
+def _modified(t: Transition, name: str) -> bool:
+    """Whether a game effect changes this player's limit (ti4:2.4.1's diagnostic, not 2.4's):
+    a modifier of their own, or a law that sets every limit."""
+    return bool(_modifier(t, name)) or _base_limit(t) != BASE_HAND_LIMIT
 
 
 @lru_cache(maxsize=1)
@@ -236,16 +257,23 @@ def reshuffled(history: Sequence[Transition], i: int) -> str | None:
 
 
 def _limit_problem(t: Transition, view: Mapping[str, Any], modified: bool) -> str | None:
+    base = _base_limit(t)
     for player in view["players"]:
-        mod = _modifier(t, player)
-        if bool(mod) != modified:
+        if base is None:
             continue
-        limit = BASE_HAND_LIMIT + mod
+        limit = base + _modifier(t, player)
         owed = [p for p in view.get("pending") or () if p.get("player") == player]
         if any(p.get("decision") == "discard" for p in owed):
             continue  # Scheming's discard comes first (ti4:note-5.2)
         keep = [p for p in owed if p.get("decision") == "keep"]
         count = len(hand(view, player))
+        if _modified(t, player) != modified:
+            # 2.4 for a player whose limit an effect lowers: over seven, they must be asked
+            # to choose (how many to keep is 2.4.1's business; a raised limit is all its).
+            if not modified and limit <= BASE_HAND_LIMIT < count and not keep:
+                return (f"{player} holds {count} cards, over seven and over the limit of "
+                        f"{limit}, and is not asked to choose")
+            continue
         if count > limit and not any(p.get("count") == limit for p in keep):
             asked = f"asked to keep {keep[0].get('count')}" if keep else "not asked to choose"
             return f"{player} holds {count} cards, over the limit of {limit}, and is {asked}"
@@ -261,18 +289,22 @@ def _keep_owed(view: Mapping[str, Any], player: str) -> bool:
                for p in view.get("pending") or ())
 
 
-def _discarded_unasked(t: Transition, modified: bool) -> str | None:
+def _discarded_unasked(t: Transition, modified: bool | None) -> str | None:
     """ti4:2.4: cards that arrive over the limit stay until their player chooses what to
-    keep; an engine that discards the excess itself takes that choice away."""
+    keep; an engine that discards the excess itself takes that choice away (``modified``:
+    only for players whose limit an effect changes, or does not; None: for everyone)."""
     if t.kind not in DRAWS and t.kind != "trade":
         return None
     try:
         discarded = _discarded(t)
     except ValueError:
         return None
+    base = _base_limit(t)
     for player, cards in hands_gained(t).items():
-        limit = BASE_HAND_LIMIT + _modifier(t, player)
-        if (bool(_modifier(t, player)) == modified and discarded
+        if base is None:
+            break
+        limit = base + _modifier(t, player)
+        if (modified in (None, _modified(t, player)) and discarded
                 and len(hand(t.after, player)) == limit
                 and len(hand(t.before, player)) + len(cards) + len(discarded) > limit):
             return (f"{len(discarded)} card(s) over {player}'s limit went to the discard pile "
@@ -284,7 +316,7 @@ def _kept(t: Transition, modified: bool) -> str | None:
     """ti4:2.4: keeping cards leaves exactly those in the hand; the rest are discarded."""
     choice = t.action.get("choose") or {}
     player = t.action.get("player")
-    if "keep" not in choice or bool(_modifier(t, player)) != modified:
+    if "keep" not in choice or _modified(t, player) != modified:
         return None
     kept, left = list(choice["keep"]), hand(t.after, player)
     if sorted(left) != sorted(kept):
@@ -299,7 +331,7 @@ def hand_limit(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.4: more than seven cards asks the player to choose seven to keep, at once."""
     t = history[i]
     found = (_limit_problem(t, t.before, False) if i == 0 else None)
-    found = found or (_discarded_unasked(t, False) if t.accepted else None)
+    found = found or (_discarded_unasked(t, None) if t.accepted else None)
     found = found or (_limit_problem(t, t.after, False) if t.accepted else None)
     return found or (_kept(t, False) if t.accepted and t.kind == "choose" else None)
 

@@ -18,7 +18,13 @@ half-done change.
 from __future__ import annotations
 
 from oracle.games.kit import CardGameEngine
-from oracle.games.ti4.cards import CARD_MODELS, CardFact, CardModel, card_facts_by_name
+from oracle.games.ti4.cards import (
+    CARD_MODELS,
+    LAW_MODELS,
+    CardFact,
+    CardModel,
+    card_facts_by_name,
+)
 from oracle.games.ti4.engine.decisions import HandLimit
 from oracle.games.ti4.engine.drawing import Drawing
 from oracle.games.ti4.engine.effects import Effects
@@ -108,6 +114,7 @@ class ReferenceEngine(
             f"ti4/technology/{self.NEURAL_MOTIVATOR}",
         ]
         caps += [f"ti4/card/{name}" for name in self.EFFECTS]
+        caps += [f"ti4/law/{name}" for name in LAW_MODELS]
         return caps
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from oracle.games.kit import JSON, Rejected, Rejection, not_kept
 from oracle.games.kit import contains as _contains
 from oracle.games.kit.decisions import PendingDecisions
-from oracle.games.ti4.cards import CardFact
+from oracle.games.ti4.cards import LAW_MODELS, CardFact
 from oracle.games.ti4.engine.state import (
     RULE_2_4,
     RULE_NOTE_5_2,
@@ -29,9 +29,15 @@ class HandLimit(PendingDecisions):
     #: ti4:2.4: a hand holds at most seven action cards.
     BASE_HAND_LIMIT = 7
 
+    def base_hand_limit(self) -> int:
+        """ti4:2.4, ti4:2.4.1: seven cards, or what a law in play sets (the lowest)."""
+        limits = [m.hand_limit for law in self.g.laws
+                  if (m := LAW_MODELS.get(law)) is not None and m.hand_limit is not None]
+        return min(limits, default=self.BASE_HAND_LIMIT)
+
     def hand_limit(self, player: PlayerState) -> int:
-        """ti4:2.4, ti4:2.4.1: seven cards, raised or lowered by game effects."""
-        return self.BASE_HAND_LIMIT + player.hand_limit_modifier
+        """ti4:2.4, ti4:2.4.1: seven cards (or a law's), raised or lowered by game effects."""
+        return self.base_hand_limit() + player.hand_limit_modifier
 
     def over_hand_limit(self, player: PlayerState) -> bool:
         """ti4:2.4: more cards than the limit (exactly the limit is fine)."""

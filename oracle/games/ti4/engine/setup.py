@@ -16,7 +16,7 @@ from oracle.games.kit import count as _count
 from oracle.games.kit import need as _need
 from oracle.games.kit import str_list as _str_list
 from oracle.games.kit.setup import check_state_keys, player_entry, read_players
-from oracle.games.ti4.cards import UNIT_TYPES, full_deck, normalise_unit_type
+from oracle.games.ti4.cards import LAW_MODELS, UNIT_TYPES, full_deck, normalise_unit_type
 from oracle.games.ti4.engine.state import (
     ACTION_DECK,
     PLAYER_KEYS,
@@ -44,7 +44,7 @@ class Setup:
         players: dict[str, PlayerState] = read_players(state, self._build_player)
         initiative = self._build_initiative(state, players)
         phase, active, speaker, window = self._build_turn(state, players, initiative)
-        laws = _str_list(state.get("laws", []), "state.laws")
+        laws = self._build_laws(state.get("laws", []))
         units = self._build_units(state.get("units", []), players)
         draw, discard = self._build_deck(state.get("decks", {}), players, rng)
         game = GameState(
@@ -140,6 +140,15 @@ class Setup:
         draw = self._cards(deck.get("draw", []), "state.decks.action.draw")
         discard = self._cards(deck.get("discard", []), "state.decks.action.discard")
         return draw, discard
+    def _build_laws(self, raw: Any) -> list[str]:
+        """The laws in play: each one the engine models (``ti4/law/NAME``), or unsupported."""
+        laws = _str_list(raw, "state.laws")
+        for law in laws:
+            if law not in LAW_MODELS:
+                raise UnsupportedRequest(f"this engine does not model the law {law!r}",
+                                         f"ti4/law/{law}")
+        return laws
+
     def _build_player(self, raw: Any, where: str) -> PlayerState:
         """One player of the state: faction, technologies, tokens, trade goods, hand."""
         name = player_entry(raw, PLAYER_KEYS, where)

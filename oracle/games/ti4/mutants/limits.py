@@ -127,6 +127,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("hand_limit_modifier_doubled", ("2.4.1",),
            "an effect on the hand limit is counted twice",
            hand_limit=_modifier_counted_twice),
+    mutant("hand_limit_ignores_laws", ("2.4.1",),
+           "a law in play that sets the hand limit (Executive Sanctions) changes nothing",
+           base_hand_limit=lambda self: self.BASE_HAND_LIMIT),
     # ti4:note-10
     mutant("play_while_over_limit", ("note-10",),
            "a player over the hand limit may play cards to get down to it",
