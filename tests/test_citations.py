@@ -14,6 +14,7 @@ from test_suite_checks import CATALOG as PLAIN_CATALOG
 from test_suite_checks import GOOD as PLAIN_GOOD
 from test_suite_checks import write_toy
 
+from oracle.protocol import validate as schemas
 from oracle.suite.games import discover_games
 from oracle.suite.lint import check_suite
 
@@ -80,6 +81,11 @@ def test_cited_scenarios_pass_and_their_reports_carry_the_anchors(oracle, toy):
     assert scenarios["Drawing takes the top card"]["cites"] == ["toy:1#1", "toy:1#2",
                                                                "toy:9.1#1"]
     assert scenarios["Nobody starts with a card"]["cites"] == ["toy:2#1"]
+    assert schemas.problems("report", run.report) == []
+    broken = {**run.report, "rules": [{**r, "scenarios": [{**sc, "cites": ["toy:1"]}
+                                                           for sc in r["scenarios"]]}
+                                      for r in run.report["rules"]]}
+    assert any("cites" in p for p in schemas.problems("report", broken))  # an anchor, or none
 
 
 def test_a_scenario_that_cites_nothing_is_refused_with_its_rules_sentences(oracle, toy):
