@@ -118,3 +118,60 @@ def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatc
         chosen = {c.split(" = ")[1].split(" (")[0] for r in rules.values()
                   for s in r["scenarios"] for c in s.get("choices", [])}
         assert chosen and chosen <= {"Lucky Shot", "Direct Hit", "Sabotage"}, chosen
+
+
+# -- EU: own Turns, a strict adapter ------------------------------------------------------------
+
+EU = discover_games()["eu-pop"]
+EU_TESTABLE = {r.id for r in EU.catalog.rules if r.testable}
+#: Chronicle (tests/styles/eu_turns.py) has no Display Cards and no Battles: the rules about
+#: them are unsupported (their scenarios need such a card), and 6.2.covert.4 too (a Covert
+#: Action on a Display Card); every other rule passes.
+EU_UNSUPPORTED = {r for r in EU_TESTABLE if r.startswith(("eu-pop:6.2.display.",
+                                                           "eu-pop:6.2.battle."))} | {
+    "eu-pop:6.2.covert.4", "eu-pop:4.5.c.3"}
+
+
+def test_an_eu_engine_with_its_own_turns_behind_a_strict_adapter_gets_exact_verdicts(
+        pytester, monkeypatch):
+    """Why: an EU adapter written from the pages that refused keys it was not told about
+    answered unsupported to 154 scenarios (an undocumented 'window'), and an engine whose
+    Turns must hold an Action could not tell what 'end_turn' with none meant. This one refuses
+    every state key, action type, field and target the page does not list, keeps its own
+    Turns (end_turn of a player who took no Action is their Basic Action, as the page says),
+    and asks Step C's players one at a time: nothing may be unsupported but what it lacks."""
+    monkeypatch.syspath_prepend(str(STYLES))
+    out = pytester.path / "eu.json"
+    result = pytester.runpytest_inprocess(
+        "--oracle-engine=styles.eu_turns:factory", "--oracle-rule=eu-pop",
+        f"--oracle-json={out}", "-p", "no:cacheprovider")
+    assert result.ret == 0, result.stdout.str()
+    rules = {r["id"]: r for r in json.loads(out.read_text())["rules"]}
+    got = {status: {i for i, r in rules.items() if r["status"] == status}
+           for status in ("pass", "fail", "error", "unsupported", "blocked")}
+    assert got["unsupported"] == EU_UNSUPPORTED
+    assert got["pass"] == EU_TESTABLE - EU_UNSUPPORTED
+    assert got["fail"] == got["error"] == got["blocked"] == set()
+    reasons = {s["message"] for r in rules.values() for s in r["scenarios"]
+               if s["status"] == "unsupported"}
+    assert reasons and all("the engine models no such card" in m for m in reasons), reasons
+
+
+def test_the_strict_eu_adapter_takes_everything_the_scenarios_send(monkeypatch):
+    """Smoke tries every setup key and request shape its scenarios send: a strict adapter
+    written from the page takes them all (no warning), and still refuses what is not there."""
+    from oracle.engines import EngineClient
+    from oracle.engines.smoke import render, smoke_client
+
+    monkeypatch.syspath_prepend(str(STYLES))
+    from styles.eu_turns import factory
+
+    result = smoke_client(EngineClient(factory(), "eu_turns"), {"eu-pop": EU})
+    out = render([result])
+    assert result.ok and not any(c.warn for c in result.checks), out
+    assert "eu-pop: every setup key the scenarios send is taken" in out
+    adapter = factory()
+    reply = adapter.handle({"op": "setup", "game": "eu-pop", "seed": 1, "state": {
+        "players": [{"name": "Alice"}], "initiative": ["Alice"]}})
+    assert reply == {"reply": "unsupported",
+                     "reason": "this adapter does not know state key 'initiative'"}

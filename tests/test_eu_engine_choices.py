@@ -80,14 +80,18 @@ class OtherChoices(_AnyTimeWhilePlaying):
 
 class StricterChoices(ReferenceEngine):
     """The Cleanup Phase when a setup gives none; a draw refused while a card is being
-    played; a Counterespionage that takes only a Display Card's name, not its Action's."""
+    played, or when the deck and its discard pile hold too few cards; a Counterespionage
+    that takes only a Display Card's name, not its Action's."""
 
     def _build_turn(self, state: Any, players: Any) -> Any:
         return super()._build_turn({"phase": "cleanup", **state}, players)
 
     def act_draw(self, action: Any) -> None:
+        pile = self.g.decks.get(action.get("deck"))
         if self.g.being_played:
             raise Rejected(Rejection("a card is being played"))
+        if pile is not None and len(pile.draw) + len(pile.discard) < int(action["count"]):
+            raise Rejected(Rejection("the deck and its discard pile hold too few cards"))
         super().act_draw(action)
 
     def counter_target(self, targets: Any) -> Any:

@@ -1,7 +1,9 @@
 """Test engines in the styles docs/protocol.md's "Adapter patterns" covers, each with its
-adapter, written from that page alone (tests/test_adapter_styles.py runs the TI4 suite on
-them). They are small TI4 engines shaped the way other people's engines are: values that
-never change, cards resolved at once, no viewers, prompts, a few modelled cards.
+adapter, written from that page alone (tests/test_adapter_styles.py runs the suite on them).
+They are small engines shaped the way other people's engines are: TI4 engines whose values
+never change, whose cards resolve at once, with no viewers, with prompts, with a few modelled
+cards; and an EU engine with Turns of its own behind an adapter that refuses what it was not
+told (eu_turns.py).
 
 What they share is what the page says every TI4 adapter reads: the card facts.
 """
