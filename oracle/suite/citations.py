@@ -21,6 +21,7 @@ counts, or waived.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
@@ -42,6 +43,7 @@ _QUOTES = str.maketrans({c: '"' for c in "\u201c\u201d\u201e\u201f\u00ab\u00bb\u
 _SPACE = re.compile(r"\s+")
 
 
+@functools.lru_cache(maxsize=4096)
 def quote_form(text: str) -> str:
     """A text as a quote is compared: typographic quotes, apostrophes and dashes as their
     plain forms, and every run of spaces (no-break ones too) as one space."""
@@ -55,12 +57,15 @@ def check_citations(game: Game, scenarios: Iterable[ScenarioDoc], known: Mapping
     sentence of a testable rule is cited or waived."""
     scenarios = list(scenarios)
     problems: dict[tuple[object, ...], Problem] = {}
+    seen: set[tuple[object, ...]] = set()
     for scenario in scenarios:
         for citation in scenario.citations:
-            # A Rule: block's line is every scenario's of the block: said once.
+            # A Rule: block's line is every scenario's of the block: checked (and said) once.
             key = (scenario.path, citation.line, citation.text)
-            if key not in problems and (found := _citation_problem(scenario, citation, known)):
-                problems[key] = found
+            if key not in seen:
+                seen.add(key)
+                if found := _citation_problem(scenario, citation, known):
+                    problems[key] = found
         if game.cites_required:
             for found in _required(scenario, known, rulings):
                 problems[(scenario.path, scenario.line, found.message)] = found
@@ -165,9 +170,12 @@ def _uncited(game: Game, scenarios: list[ScenarioDoc], rulings: Rulings) -> list
     """Every sentence of a testable rule is cited by a scenario that runs and counts (not
     retired, not a probe), or waived with its reason."""
     cited: set[str] = set()
+    retired = rulings.retirements(game.id)
     for scenario in scenarios:
         ruling = rulings.of(scenario)
-        if rulings.retired(scenario, game.id) is None and (ruling is None or not ruling.probe):
+        if ruling is None and scenario.name in retired:
+            continue  # retired by a ruling (a ruling's own scenario never is)
+        if ruling is None or not ruling.probe:
             cited.update(scenario.cited_anchors)
     catalog = game.catalog
     problems = []
