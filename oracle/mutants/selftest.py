@@ -26,6 +26,7 @@ from typing import Any
 
 from oracle.mutants import Mutant, game_mutants
 from oracle.mutants.harness import flagged_rules, game_cases, mutant_outcomes, trace_cases
+from oracle.report.model import FAILING
 from oracle.suite.games import Game, discover_games
 
 
@@ -41,6 +42,9 @@ class MutantResult:
     problem: str = ""  # the run itself went wrong (no report)
     #: Rules whose scenarios were blocked by a broken rule: shown, not charged.
     blocked: tuple[str, ...] = ()
+    #: The scenarios (an outline's rows each) that fail or error on the mutant: which
+    #: scenarios it kills (``rules-oracle coverage`` shows them beside the sentences cited).
+    fails: tuple[str, ...] = ()
 
     @property
     def missed(self) -> tuple[str, ...]:
@@ -59,6 +63,7 @@ class MutantResult:
                 "breaks": list(self.breaks), "flagged": list(self.flagged),
                 "killed": self.killed, "missed": list(self.missed),
                 "false_flags": list(self.false_flags), "blocked": list(self.blocked),
+                "fails": list(self.fails),
                 **({"problem": self.problem} if self.problem else {})}
 
 
@@ -72,7 +77,8 @@ def kill_row(game: Game, games: dict[str, Game], mutant: Mutant, traces: Any,
                             f"{type(exc).__name__}: {exc}")
     flagged, blocked = flagged_rules(outcomes)
     return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, flagged,
-                        blocked=blocked)
+                        blocked=blocked, fails=tuple(o.case.name for o in outcomes
+                                                     if o.status in FAILING))
 
 
 def reference_traces(game: Game, mutants: tuple[Mutant, ...]) -> dict[type, Any]:
@@ -161,10 +167,15 @@ def render_list(games: dict[str, Game], width: int = 100) -> str:
     return "\n".join(lines)
 
 
+def importable_here() -> None:
+    """Like ``python -m``: the mutants (and engines) of a module beside you are importable."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+
+
 def main(json_path: str | None, features: list[str], only: list[str],
          quiet: bool = False, prune: bool = True, listing: bool = False) -> int:
-    if os.getcwd() not in sys.path:  # like `python -m`: mutants beside you are importable
-        sys.path.insert(0, os.getcwd())
+    importable_here()
     roots = None
     if features:
         from oracle.suite.games import bundled_features_dir
