@@ -110,6 +110,14 @@ def oracle(pytester: pytest.Pytester) -> Callable[..., OracleRun]:
     return run
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module (``tests/browser.py``); skips where missing."""
+    from browser import headless_chromium
+
+    yield from headless_chromium()
+
+
 @pytest.fixture
 def engine_module(pytester: pytest.Pytester) -> Callable[[str, str], Path]:
     """Write a Python engine module into the scratch directory (importable there)."""

@@ -14,14 +14,13 @@ JavaScript off. One browser for the whole module; one ``rules-oracle run`` for i
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from browser import console_errors, load, screenshot, visible_rows
 
 from oracle.report import Report, RuleResult, ScenarioResult, Status, load_report
 from oracle.report.formats.html import render_html, render_matrix_html
@@ -31,9 +30,7 @@ from oracle.report.message import MessageParts, split_message
 
 MUTANT = "mutant:ti4/no_hand_limit"
 HOSTILE = '"><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--window-size=1280,1400")
+
 
 
 @pytest.fixture(scope="module")
@@ -162,55 +159,6 @@ def test_every_status_has_a_style_and_an_unknown_one_is_shown_as_text():
 
 
 # -- in Chromium ----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium for the module, with its console log readable."""
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not chromium or not driver:
-        pytest.skip("no Chromium here: install Debian's chromium and chromium-driver "
-                    "(apt-get install -y chromium chromium-driver; .ci/run does)")
-    selenium = pytest.importorskip("selenium", reason="selenium is in the test extra: "
-                                   "pip install -e '.[test]'")
-    del selenium
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="rules-oracle-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # A driver path given: Selenium Manager, which would download one, is never asked.
-    chrome = webdriver.Chrome(service=Service(driver), options=options)
-    yield chrome
-    chrome.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
-
-def load(browser, path: Path, fragment: str = "") -> list[str]:
-    """Open a page; the console's errors while it loaded."""
-    browser.get(path.as_uri() + fragment)
-    return console_errors(browser)
-
-
-def console_errors(browser) -> list[str]:
-    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-
-
-def visible_rows(browser) -> list[str]:
-    """The ids of the filterable rows the browser actually lays out."""
-    return browser.execute_script(
-        "return Array.from(document.querySelectorAll('[data-row]'))"
-        ".filter(e => e.getClientRects().length > 0).map(e => e.id);")
-
-
-def screenshot(browser, path: Path) -> None:
-    browser.save_screenshot(str(path))
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
 
 
 def test_the_run_page_in_chromium(browser, run_files, tmp_path):

@@ -70,7 +70,8 @@ def errors(validator: Any, instance: object) -> list[str]:
 # -- the schema files themselves ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["request", "reply", "view", "request-ti4", "request-eu-pop"])
+@pytest.mark.parametrize("name", ["request", "reply", "view", "request-ti4", "request-eu-pop",
+                                  "coverage"])
 def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
     schema = schemas.load_schema(name)
     Draft202012Validator.check_schema(schema)
@@ -80,7 +81,7 @@ def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
 
 
 def test_loader_finds_every_schema_by_either_name() -> None:
-    assert schemas.schema_names() == ["matrix", "reply", "report", "request",
+    assert schemas.schema_names() == ["coverage", "matrix", "reply", "report", "request",
                                       "request-eu-pop", "request-ti4", "view"]
     assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
     with pytest.raises(FileNotFoundError, match="request"):

@@ -2,7 +2,8 @@
 
 ``rules-oracle matrix`` runs several engines and tabulates them (``oracle.cli.matrix``);
 ``rules-oracle capabilities`` maps capabilities to steps and engines' gaps
-(``oracle.cli.capabilities``).
+(``oracle.cli.capabilities``); ``rules-oracle coverage`` lists the rules text sentence by
+sentence with what checks each (``oracle.cli.coverage``).
 ``rules-oracle run`` is pytest with the oracle turned on and nothing of the current
 directory's pytest configuration in the way (no ini file, no ``conftest.py``, no cache):
 the bundled features, the chosen engine, the per-rule table. Its options are the pytest
@@ -133,11 +134,12 @@ def _parser() -> argparse.ArgumentParser:
                        help="only this game's steps and values (repeatable; default: all)")
     steps.add_argument("--markdown", action="store_true", help="write Markdown")
     smoke_options["features"].add_to_cli(steps)
-    from oracle.cli import capabilities, cards, scaffold
+    from oracle.cli import capabilities, cards, coverage, scaffold
 
     scaffold.add_parser(sub)
     capabilities.add_parser(sub)
     cards.add_parser(sub)
+    coverage.add_parser(sub)
     return parser
 
 
@@ -285,6 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.cards import main as cards_main
 
         return cards_main(ns)
+    if ns.command == "coverage":
+        from oracle.cli.coverage import main as coverage_main
+
+        return coverage_main(ns)
     if ns.command == "new-adapter":
         from oracle.cli.scaffold import main as new_adapter
 

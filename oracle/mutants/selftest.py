@@ -42,8 +42,9 @@ class MutantResult:
     problem: str = ""  # the run itself went wrong (no report)
     #: Rules whose scenarios were blocked by a broken rule: shown, not charged.
     blocked: tuple[str, ...] = ()
-    #: The scenarios (an outline's rows each) that fail or error on the mutant: which
-    #: scenarios it kills (``rules-oracle coverage`` shows them beside the sentences cited).
+    #: The scenarios (an outline's rows each) that fail or error on the mutant and not on
+    #: the reference engine: which scenarios it kills (``rules-oracle coverage`` shows them
+    #: beside the sentences they cite).
     fails: tuple[str, ...] = ()
 
     @property
@@ -76,9 +77,12 @@ def kill_row(game: Game, games: dict[str, Game], mutant: Mutant, traces: Any,
         return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, (),
                             f"{type(exc).__name__}: {exc}")
     flagged, blocked = flagged_rules(outcomes)
+    # A scenario that fails on the reference engine too (a probe the engines disagree
+    # with) is no kill of this mutant's.
+    fails = tuple(o.case.name for o in outcomes if o.status in FAILING and (
+        traces is None or traces[o.case][0].status not in FAILING))
     return MutantResult(mutant.name, game.id, mutant.change, mutant.breaks, flagged,
-                        blocked=blocked, fails=tuple(o.case.name for o in outcomes
-                                                     if o.status in FAILING))
+                        blocked=blocked, fails=fails)
 
 
 def reference_traces(game: Game, mutants: tuple[Mutant, ...]) -> dict[type, Any]:

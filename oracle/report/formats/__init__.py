@@ -6,7 +6,8 @@ the command line nor the plugin changes when a format is added. The terminal tab
 format too, shown in pytest's terminal summary rather than written to a file.
 
 A format may also render an engine matrix (``matrix``): ``rules-oracle matrix`` offers
-``--NAME PATH`` for every file format that does, and prints the terminal one.
+``--NAME PATH`` for every file format that does, and prints the terminal one; and a
+sentence coverage document (``coverage``): ``rules-oracle coverage`` likewise.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from oracle.report.coverage import Coverage
 from oracle.report.matrix import Matrix
 from oracle.report.model import Report
 
@@ -29,6 +31,7 @@ class Format:
     render: Callable[[Report], str]
     to_file: bool = True  # False for the terminal table, which has no option
     matrix: Callable[[Matrix], str] | None = None  # renders an engine matrix, if it can
+    coverage: Callable[[Coverage], str] | None = None  # renders sentence coverage, if it can
 
 
 FORMATS: tuple[str, ...] = (
@@ -58,3 +61,8 @@ def file_formats() -> list[Format]:
 def matrix_formats() -> list[Format]:
     """The file formats that can write an engine matrix (``rules-oracle matrix --NAME``)."""
     return [f for f in file_formats() if f.matrix is not None]
+
+
+def coverage_formats() -> list[Format]:
+    """The file formats that can write sentence coverage (``rules-oracle coverage --NAME``)."""
+    return [f for f in file_formats() if f.coverage is not None]

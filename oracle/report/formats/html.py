@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from oracle.report.formats import Format
+from oracle.report.formats.htmlcoverage import render_coverage_html
 from oracle.report.formats.htmlpage import (
     badge,
     esc,
@@ -287,4 +288,4 @@ def render_matrix_html(matrix: Matrix) -> str:
 
 
 FORMAT = Format("html", "write the per-rule report as one self-contained HTML page",
-                render_html, matrix=render_matrix_html)
+                render_html, matrix=render_matrix_html, coverage=render_coverage_html)

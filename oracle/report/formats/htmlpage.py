@@ -66,6 +66,23 @@ table.matrix td.text{color:var(--mute);min-width:18rem}
 table.matrix th small{font-weight:400;color:var(--mute);display:block;max-width:12rem;
 overflow-wrap:anywhere}
 :target,.rule:target>summary{outline:2px solid #0969da}
+.st-covered{background:#dafbe1;color:#116329}.st-waived{background:#eaeef2;color:#57606a}
+.st-context{background:#ddf4ff;color:#0a3069}
+main.coverage .st-uncovered{background:#ffebe9;color:#a40e26}
+.law h3{margin:1.2rem 0 .3rem}.law h4{margin:.8rem 0 .2rem;font-size:.95rem}
+.law h4 .mute{font-weight:400}
+.sentence{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:.2rem 1.2rem;
+padding:.35rem .6rem;margin:.15rem 0;border-left:4px solid var(--line)}
+.sentence>.words{font:15px/1.5 Georgia,"DejaVu Serif",serif}
+.sentence a.anchor{font:12px ui-monospace,monospace;color:var(--mute);text-decoration:none;
+margin-right:.3rem}
+.sentence.s-covered{border-left-color:#1a7f37}.sentence.s-waived{border-left-color:#8c959f}
+.sentence.s-uncovered{border-left-color:#cf222e;background:#fff5f5}
+.sentence.s-context{border-left-color:#0969da}
+.sentence .reason{margin:.2rem 0 0;font-size:13px}
+.checks ul{list-style:none;padding:0;margin:0}.checks li{margin:.1rem 0}
+.checks .none{color:#a40e26;font-weight:600}.kills summary{color:var(--mute)}
+@media (max-width:56rem){.sentence{grid-template-columns:1fr}}
 [hidden]{display:none!important}
 """
 
@@ -88,6 +105,7 @@ JS = """
   var boxes = Array.prototype.slice.call(bar.querySelectorAll("input[name=status]"));
   var game = bar.querySelector("select[name=game]");
   var query = bar.querySelector("input[name=q]");
+  var groups = Array.prototype.slice.call(document.querySelectorAll("[data-group]"));
   var shown = document.getElementById("shown");
   function apply() {
     var want = {}, text = query.value.trim().toLowerCase(), n = 0;
@@ -99,6 +117,7 @@ JS = """
       row.hidden = !ok;
       if (ok) { n += 1; }
     });
+    groups.forEach(function (g) { g.hidden = !g.querySelector("[data-row]:not([hidden])"); });
     shown.textContent = String(n);
   }
   bar.addEventListener("input", apply);
@@ -107,7 +126,8 @@ JS = """
     button.addEventListener("click", function () {
       var pick = button.dataset.pick;
       boxes.forEach(function (b) {
-        b.checked = pick === "all" || (pick === "failing" && b.dataset.failing === "1");
+        b.checked = pick === "all" || (pick === "failing" && b.dataset.failing === "1") ||
+          b.value === pick;
       });
       apply();
     });
@@ -153,11 +173,12 @@ def page(title: str, body: str, interrupted: bool = False) -> str:
             f"<script>{JS}</script>\n</body>\n</html>\n")
 
 
-def status_order(present: Iterable[str]) -> list[str]:
-    """Statuses in report order (every ``Status`` member known), unknown ones after."""
+def status_order(present: Iterable[str], first: Iterable[str] = ()) -> list[str]:
+    """Statuses in report order (every ``Status`` member known), unknown ones after;
+    ``first``: statuses of another kind of row (a sentence's) to put before them."""
     present = set(present)
-    known = [str(s) for s in RULE_STATUSES] + [str(s) for s in Status
-                                               if s not in RULE_STATUSES]
+    known = list(dict.fromkeys([*first, *(str(s) for s in RULE_STATUSES),
+                                *(str(s) for s in Status if s not in RULE_STATUSES)]))
     return [s for s in known if s in present] + sorted(present - set(known))
 
 
@@ -169,20 +190,25 @@ def badge(status: object, link: str | None = None) -> str:
     return f'<a class="{cls}" href="{href(link)}">{esc(status)}</a>'
 
 
-def filter_bar(counts: dict[str, int], games: list[str], total: int, what: str) -> str:
+def filter_bar(counts: dict[str, int], games: list[str], total: int, what: str,
+               picks: Iterable[str] = ("failing",), search: str = "rule",
+               first: Iterable[str] = ()) -> str:
     """The filters (hidden until the script runs, since they need it): statuses (with how
-    many rows show each), game, text."""
+    many rows show each), buttons that pick all of them or some (``failing``: fail and
+    error; any status: that one only), game, text. Rows are ``[data-row]`` elements; a
+    ``[data-group]`` element holding rows is hidden when all of its rows are."""
     failing = {str(s) for s in FAILING}
     boxes = "".join(
         f'<label><input type="checkbox" name="status" value="{esc(s)}" checked '
         f'data-failing="{int(s in failing)}"> {badge(s)} {counts[s]}</label>'
-        for s in status_order(counts))
+        for s in status_order(counts, first))
     options = "".join(f'<option value="{esc(g)}">{esc(g)}</option>' for g in games)
     return (f'<div id="filters" role="search" hidden>{boxes}'
             '<button type="button" data-pick="all">all</button>'
-            '<button type="button" data-pick="failing">failing only</button>'
+            + "".join(f'<button type="button" data-pick="{esc(p)}">{esc(p)} only</button>'
+                      for p in picks) +
             f'<label>game <select name="game"><option value="">every game</option>{options}'
-            '</select></label><label>rule <input type="search" name="q" '
+            f'</select></label><label>{esc(search)} <input type="search" name="q" '
             'placeholder="id or text"></label>'
             f'<span class="mute">showing <b id="shown">{total}</b> of {total} {esc(what)}'
             "</span></div>")

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 import textwrap
 
+from oracle.report.coverage import UNCOVERED, Coverage, SentenceCoverage
 from oracle.report.formats import Format
-from oracle.report.formats.table import counts, engine_line, explored
+from oracle.report.formats.table import counts, coverage_line, engine_line, explored
 from oracle.report.matrix import EngineColumn, Matrix, RuleRow, matrix_counts
 from oracle.report.model import (
     FAILING,
@@ -230,5 +231,53 @@ def _ruling_entry(r: RuleResult, g: RulingResult) -> list[str]:
     return lines
 
 
+def render_coverage_markdown(coverage: Coverage) -> str:
+    """Totals per game, then what the suite does not check (the uncovered sentences, with
+    why), then every sentence with what checks it, and the context sentences (collapsed)."""
+    out = [f"## rules-oracle coverage: {coverage_line(coverage)}", ""]
+    out += ["| game | sentences | covered | waived | uncovered | context (cited) | "
+            "scenarios citing nothing |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for game in coverage.games:
+        t = coverage.totals(game)
+        uncovered = f"**{t['uncovered']}**" if t["uncovered"] else "0"
+        out.append(f"| {_cell(t['title'])} (`{game}`) | {t['sentences']} | {t['covered']} | "
+                   f"{t['waived']} | {uncovered} | {t['context']} ({t['context_cited']}) | "
+                   f"{t['uncited_scenarios']} |")
+    out += ["", *(f"- {_cell(note)}" for note in coverage.notes)]
+    missing = [s for s in coverage.sentences if s.status == UNCOVERED]
+    if missing:
+        out += ["", f"### Uncovered sentences ({len(missing)})", "",
+                "| sentence | text | why |", "|---|---|---|"]
+        out += [f"| `{s.anchor}` | {_cell(s.text)} | {_cell(s.reason)} |" for s in missing]
+    out += ["", f"<details><summary>Every sentence ({len(coverage.sentences)})</summary>", "",
+            *_sentence_table(coverage.sentences, coverage), "", "</details>"]
+    if coverage.context:
+        out += ["", f"<details><summary>Context sentences ({len(coverage.context)}): the "
+                "related chapters, citable, never uncovered</summary>", "",
+                *_sentence_table(coverage.context, coverage), "", "</details>"]
+    return "\n".join(out) + "\n"
+
+
+def _sentence_table(sentences: tuple[SentenceCoverage, ...], coverage: Coverage) -> list[str]:
+    verdicts = coverage.engine is not None
+    head = "| sentence | status | text | scenarios | mutants | rulings |" + (
+        " verdict |" if verdicts else "")
+    lines = [head, "|---" * head.count(" |") + "|"]
+    for s in sentences:
+        status = f"**{s.status}**" if s.status == UNCOVERED else s.status
+        text = _cell(textwrap.shorten(s.text, 160, placeholder="…"))
+        if s.reason:
+            text += f" *({_cell(s.reason)})*"
+        scenarios = "<br>".join(
+            f"{_cell(c.name)}" + (f" ({c.standing} ruling)" if c.ruling else "")
+            for c in s.scenarios) or "–"
+        mutants = str(len(s.mutants)) if coverage.mutants is not None else "–"
+        rulings = ", ".join(_code(r.id) for r in s.rulings) or "–"
+        lines.append(f"| `{s.anchor}` | {status} | {text} | {scenarios} | {mutants} | "
+                     f"{rulings} |" + (f" {s.verdict or '–'} |" if verdicts else ""))
+    return lines
+
+
 FORMAT = Format("markdown", "write the per-rule report as Markdown (for a CI job summary)",
-                render_markdown, matrix=render_matrix_markdown)
+                render_markdown, matrix=render_matrix_markdown,
+                coverage=render_coverage_markdown)

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from oracle.report.coverage import COVERED, UNCOVERED, WAIVED, Coverage
 from oracle.report.formats import Format
 from oracle.report.matrix import Matrix, matrix_counts
 from oracle.report.model import (
@@ -157,5 +158,56 @@ def render_matrix_table(matrix: Matrix, width: int = 100) -> str:
     return "\n".join(lines)
 
 
+def coverage_line(coverage: Coverage) -> str:
+    """``N sentences: C covered, W waived, U uncovered; X context sentences (Y cited)``."""
+    every = coverage.sentences
+    line = (f"{len(every)} sentences: " + ", ".join(
+        f"{sum(1 for s in every if s.status == status)} {status}"
+        for status in (COVERED, WAIVED, UNCOVERED)))
+    if coverage.context:
+        cited = sum(1 for s in coverage.context if s.scenarios)
+        line += f"; {len(coverage.context)} context sentences ({cited} cited)"
+    return line
+
+
+def render_coverage_table(coverage: Coverage, width: int = 100, limit: int = 40) -> str:
+    """Totals per game, then the uncovered sentences (what the suite does not check yet),
+    and the covered ones no mutant's failure backs (their scenarios were never seen to
+    fail)."""
+    engine = coverage.engine
+    head = ("verdicts of " + f"engine {engine.get('spec', '?')} (exit {engine.get('exit_code')})"
+            if engine else "no engine (--engine SPEC adds each scenario's verdict)")
+    mutants = (f"{coverage.mutants} mutants run" if coverage.mutants is not None
+               else "mutants not run")
+    lines = [f"sentence coverage: {head}; {mutants}"]
+    game_w = max([len(g) for g in coverage.games] + [4])
+    lines.append(f"{'game':<{game_w}}  {'sentences':>9} {'covered':>7} {'waived':>6} "
+                 f"{'uncovered':>9}  {'context (cited)':>15}  citing nothing")
+    for game in coverage.games:
+        t = coverage.totals(game)
+        context = f"{t['context']} ({t['context_cited']})"
+        lines.append(f"{game:<{game_w}}  {t['sentences']:>9} {t['covered']:>7} "
+                     f"{t['waived']:>6} {t['uncovered']:>9}  {context:>15}  "
+                     f"{t['uncited_scenarios']} scenarios")
+    lines += coverage.notes
+    for title, found in (
+            ("uncovered", [s for s in coverage.sentences if s.status == UNCOVERED]),
+            ("covered, but no mutant fails a scenario citing it",
+             [s for s in coverage.sentences if s.status == COVERED and not s.mutants]
+             if coverage.mutants is not None else [])):
+        if not found:
+            continue
+        lines.append(f"{title} ({len(found)}):")
+        anchor_w = max(len(s.anchor) for s in found[:limit])
+        room = max(width - anchor_w - 4, 20)
+        lines += [f"  {s.anchor:<{anchor_w}}  {textwrap.shorten(s.text, room, placeholder='…')}"
+                  for s in found[:limit]]
+        if len(found) > limit:
+            lines.append(f"  and {len(found) - limit} more (--json, --markdown or --html "
+                         "list each)")
+    lines.append(coverage_line(coverage))
+    return "\n".join(lines)
+
+
 FORMAT = Format("table", "the per-rule table in the terminal", render_table, to_file=False,
-                matrix=render_matrix_table)
+                matrix=render_matrix_table, coverage=render_coverage_table)
