@@ -7,6 +7,7 @@ checked against the schema, its Markdown and terminal table read, its page in Ch
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -196,6 +197,8 @@ def test_each_sentence_with_what_checks_it_and_the_totals(oracle, toy):
     assert "covered, but no mutant fails a scenario citing it (1):" in run.out
     assert "5 sentences: 2 covered, 2 waived, 1 uncovered; 2 context sentences (1 cited)" \
         in run.out
+    ids = re.findall(r' id="([^"]+)"', texts["html"])
+    assert len(ids) == len(set(ids)), "every element id of the page once"
     md = texts["md"]
     assert "| Toy rules (`toy`) | 5 | 2 | 2 | **1** | 2 (1) | 1 |" in md
     assert "| `toy:2#2` | A hand is kept secret. | only rulings that are probes" in md

@@ -75,13 +75,17 @@ def _scenario(c: CitingScenario, mutants_ran: bool) -> str:
 
 def _sentence(s: SentenceCoverage, coverage: Coverage, filterable: bool) -> str:
     number = s.anchor.rpartition("#")[2]
-    reason = f'<p class="reason mute">{esc(s.reason)}</p>' if s.reason else ""
+    # Why it is waived goes with its words; why it is uncovered, where checks would be.
+    reason = (f'<p class="reason mute">{esc(s.reason)}</p>' if s.reason and s.status == WAIVED
+              else "")
     words = (f'<div class="words"><a class="anchor" href="{href(s.anchor)}" '
              f'title="{esc(s.anchor)}">#{esc(number)}</a>{badge(s.status)} '
              f"{esc(s.text)}{reason}</div>")
     if s.scenarios:
         checks = ('<ul class="scenarios">' + "".join(
             _scenario(c, coverage.mutants is not None) for c in s.scenarios) + "</ul>")
+        if s.status == UNCOVERED:
+            checks += f'<p class="none">{esc(s.reason)}</p>'
     elif s.status == UNCOVERED:
         checks = '<p class="none">no scenario checks this sentence</p>'
     else:
@@ -98,28 +102,43 @@ def _sentence(s: SentenceCoverage, coverage: Coverage, filterable: bool) -> str:
             f'<div class="checks">{checks}</div></div>')
 
 
+def _owners(sentences: list[SentenceCoverage], coverage: Coverage, prefix: str,
+            filterable: bool) -> str:
+    """Sentences under the rule (or context item) they belong to, in order."""
+    group = " data-group" if filterable else ""
+    out = []
+    for owner, mine in groupby(sentences, key=lambda s: s.owner):
+        rows = list(mine)
+        label = f' <span class="mute">{esc(rows[0].label)}</span>' if rows[0].label else ""
+        out.append(f'<article class="owner"{group} id="{esc(prefix + owner)}">'
+                   f'<h4><code class="id">{esc(owner)}</code>{label}</h4>'
+                   + "".join(_sentence(s, coverage, filterable) for s in rows) + "</article>")
+    return "".join(out)
+
+
 def _law(sentences: tuple[SentenceCoverage, ...], coverage: Coverage, prefix: str,
          filterable: bool) -> str:
-    """Sentences grouped by game, then (context) chapter, then rule or item, in order. Only
-    the rules' sentences are rows the filters act on (a context sentence has no status of
-    its own to filter by)."""
+    """Sentences grouped by game, then rule; context ones by chapter (a chapter opens by
+    itself when a scenario cites one of its sentences), then item. Only the rules'
+    sentences are rows the filters act on (a context sentence has no status of its own to
+    filter by)."""
     out = []
-    group = " data-group" if filterable else ""
     for game, in_game in groupby(sentences, key=lambda s: s.game):
         out.append(f'<h3 id="{esc(prefix + game)}">{esc(coverage.games.get(game, game))} '
                    f"<code>{esc(game)}</code></h3>")
-        for chapter, in_chapter in groupby(in_game, key=lambda s: (s.chapter, s.chapter_title)):
-            if chapter[0]:
-                out.append(f'<h3 class="chapter"><code>{esc(chapter[0])}</code> '
-                           f"{esc(chapter[1])}</h3>")
-            for owner, mine in groupby(in_chapter, key=lambda s: s.owner):
-                rows = list(mine)
-                label = (f' <span class="mute">{esc(rows[0].label)}</span>'
-                         if rows[0].label else "")
-                out.append(f'<article class="owner"{group} id="{esc(prefix + owner)}">'
-                           f'<h4><code class="id">{esc(owner)}</code>{label}</h4>'
-                           + "".join(_sentence(s, coverage, filterable) for s in rows)
-                           + "</article>")
+        for (chapter, title), in_chapter in groupby(
+                in_game, key=lambda s: (s.chapter, s.chapter_title)):
+            rows = list(in_chapter)
+            body = _owners(rows, coverage, prefix, filterable)
+            if not chapter:
+                out.append(body)
+                continue
+            cited = sum(1 for s in rows if s.scenarios)
+            opened = " open" if cited else ""
+            out.append(f'<details class="chapter" id="{esc(f"{prefix}chapter/{chapter}")}"{opened}>'
+                       f"<summary><code>{esc(chapter)}</code> {esc(title)} "
+                       f'<span class="mute">{len(rows)} sentences, {cited} cited</span>'
+                       f"</summary>{body}</details>")
     return f'<div class="law">{"".join(out)}</div>'
 
 
@@ -163,7 +182,7 @@ def render_coverage_html(coverage: Coverage) -> str:
         f"<section><h2>Totals</h2>{_totals(coverage)}{notes}</section>"
         f"<section><h2>Rules</h2>"
         + filter_bar(counts, list(coverage.games), len(coverage.sentences), "sentences",
-                     picks=(UNCOVERED, "failing"), search="sentence",
+                     picks=(UNCOVERED, *(["failing"] if engine else [])), search="sentence",
                      first=SENTENCE_STATUSES)
         + _law(coverage.sentences, coverage, "g/", True) + "</section>"
         + (f"<section><h2>Context: the related chapters ({len(coverage.context)} sentences)"
