@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from oracle import options
+from oracle.cli.games import UsageError, add_game_option, chosen_games
 
 if TYPE_CHECKING:  # imported where used: every command builds this parser, few run it
     from oracle.suite.capabilities import EngineGaps, GameMap, Gate, Missing
@@ -43,8 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "the engine's describe and list what it declares, what it lacks and "
                     "which rules each missing capability leaves unsupported, most unlocking "
                     "first. Exit 0, or 2 for a bad --engine or --game.")
-    parser.add_argument("--game", action="append", default=[], metavar="ID",
-                        help="only this game (repeatable; default: every game)")
+    add_game_option(parser)
     parser.add_argument("--engine", metavar="SPEC", help=options.ENGINE.help)
     run_options = options.by_name()
     for name in ("features", "seed", "timeout", "startup_timeout"):
@@ -55,27 +55,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "engine lacks (with --engine)")
 
 
-class UsageError(Exception):
-    """A bad combination of this command's options (exit 2)."""
-
-
 def main(ns: argparse.Namespace) -> int:
     """0 the map (or the engine's gaps) printed; 2 a bad --engine, --game or game folder."""
-    from pathlib import Path
-
     from oracle.engines import EngineSpecError
     from oracle.suite.capabilities import game_map
     from oracle.suite.catalog import CatalogFileError
-    from oracle.suite.games import bundled_features_dir, discover_games
 
     try:
-        games = discover_games([bundled_features_dir(),
-                                *(Path(f) for f in ns.oracle_features)])
-        unknown = [g for g in ns.game if g not in games]
-        if unknown:
-            raise UsageError(f"--game {unknown[0]}: no such game (games: "
-                             f"{', '.join(games)})")
-        chosen = {k: v for k, v in games.items() if not ns.game or k in ns.game}
+        _, chosen = chosen_games(ns.game, ns.oracle_features)
         if ns.engine:
             render = render_gaps_markdown if ns.markdown else render_gaps
             print(render(*engine_report(ns, chosen)), end="")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oracle import options
+from oracle.cli.games import UsageError, add_game_option, chosen_games
 
 if TYPE_CHECKING:  # imported where used: every command builds this parser, few run it
     from oracle.report.model import Report, Status
@@ -41,8 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "uncovered. Exit 0 every sentence of every testable rule is covered or "
                     "waived, 1 some is uncovered, 2 usage error or a suite that does not "
                     "read.")
-    parser.add_argument("--game", action="append", default=[], metavar="ID",
-                        help="only this game (repeatable; default: every game)")
+    add_game_option(parser)
     parser.add_argument("--engine", metavar="SPEC",
                         help=f"also run the scenarios on this engine and show each one's "
                              f"verdict ({options.ENGINE.help})")
@@ -53,22 +53,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     for fmt in coverage_formats():
         parser.add_argument(f"--{fmt.name}", dest=f"coverage_{fmt.name}", metavar="PATH",
                             help=fmt.help.replace("per-rule report", "sentence coverage"))
-
-
-class UsageError(Exception):
-    """A bad option or a suite that cannot be read (exit 2)."""
-
-
-def _games(ns: argparse.Namespace) -> tuple[dict[str, Game], dict[str, Game]]:
-    """(every game the folders hold, the games chosen by --game)."""
-    from oracle.suite.games import bundled_features_dir, discover_games
-
-    games = discover_games([bundled_features_dir(),
-                            *(Path(f).resolve() for f in ns.oracle_features)])
-    unknown = [g for g in ns.game if g not in games]
-    if unknown:
-        raise UsageError(f"--game {unknown[0]}: no such game (games: {', '.join(games)})")
-    return games, {k: v for k, v in games.items() if not ns.game or k in ns.game}
 
 
 def _shown(path: Path, games: Mapping[str, Game]) -> str:
@@ -146,7 +130,7 @@ def main(ns: argparse.Namespace) -> int:
     outputs = {f"--{fmt.name}": Path(path) for fmt in coverage_formats()
                if (path := getattr(ns, f"coverage_{fmt.name}", None))}
     try:
-        games, chosen = _games(ns)
+        games, chosen = chosen_games(ns.game, ns.oracle_features)
         check_outputs(outputs)
         by_game, rulings, problems = read_suite(chosen.values(), games)
     except (CatalogFileError, UsageError, OutputError) as exc:
