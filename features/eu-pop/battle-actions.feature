@@ -1,7 +1,7 @@
 Feature: Battle Actions
   Battle Actions are played in a Battle's "Play Battle Actions" step by anyone involved in
-  the Battle, on anyone's Turn. A side benefits from one use of a particular Battle Action
-  per Round of Battle. The Battle Dice they add stay in the side's pool for the whole Battle;
+  the Battle, on anyone's Turn, the attacker before the defender (9.6, 9.7). A side benefits
+  from one use of a particular Battle Action per Round of Battle. The Battle Dice they add stay in the side's pool for the whole Battle;
   a "?" die icon adds a die of the type the player chooses.
 
   A Battle Action card whose icons include "?" is played choosing the die its recipe says

@@ -5,7 +5,7 @@ Feature: Playing Action Cards and appointing their characters
 
   No rule here is about a particular card: each scenario names a class of card
   (plays.yaml), and the oracle picks one the engine models. Players start with 3 of each
-  Monarch Power and 15 Ducats unless a step says otherwise.
+  Monarch Power and 15 Ducats (3. Game Setup) unless a step says otherwise.
 
   Background:
     Given the players are Alice, Bob and Carol
