@@ -24,6 +24,8 @@ from oracle.games.eu_pop.engine import ReferenceEngine, factory
 from oracle.games.eu_pop.importer import CatalogError
 from oracle.games.eu_pop.mutants import ALL as MUTANTS
 from oracle.steps.eu_pop import parse_dice
+from oracle.suite.games import discover_games
+from oracle.suite.lint import check_suite
 
 JSON = dict[str, Any]
 REPO = Path(__file__).resolve().parents[1]
@@ -550,3 +552,20 @@ def test_eu_mutant_names_are_unique_across_games() -> None:
 
     names = [m.name for game in discover_games().values() for m in game_mutants(game)]
     assert sorted(n for n in set(names) if names.count(n) > 1) == []
+
+
+def test_every_eu_scenario_cites_and_every_testable_sentence_is_cited_or_waived() -> None:
+    """Issue 19: the EU manifest requires citations, the bundled suite meets them (no
+    problem from the suite checks), and every sentence of every testable rule is cited by a
+    scenario or waived; the audit's context sentences (the attacker plays first, one Action
+    per Turn, Minor Actions) are among those cited."""
+    games = discover_games()
+    eu = games["eu-pop"]
+    assert eu.cites_required
+    checked = check_suite([eu], games)
+    assert not checked.problems, [str(p) for p in checked.problems]
+    cited = {c.anchor for s in checked.scenarios for c in s.citations}
+    testable = {s.anchor: s for r in eu.catalog.rules if r.testable for s in r.sentences}
+    assert {a for a, s in testable.items() if not s.waived} <= cited
+    assert {"eu-pop:9.6.2#1", "eu-pop:9.7.2#1", "eu-pop:4.0.2#1",
+            "eu-pop:4.2.taking-a-turn#6"} <= cited
