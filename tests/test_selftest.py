@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,7 @@ from oracle.mutants.selftest import kill_row
 from oracle.suite.games import discover_games
 
 GAMES = discover_games()
+ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = [(game.id, m.name) for game in GAMES.values() for m in game_mutants(game)]
 
 
@@ -173,3 +175,20 @@ def test_selftest_list_names_every_mutant_with_its_game_and_ids_and_runs_none(or
     assert "eu-pop" not in run.out and "killed" not in run.out
     refused = oracle("selftest", "--list", "--json", "k.json")
     assert refused.code == 2 and "give one or the other" in refused.err
+
+
+def test_a_committee_folder_s_probes_flag_nothing_in_the_kill_matrix():
+    """The example council's superseded and pending rulings on 2.6.2 fail on the reference
+    engine itself, as on every mutant: like a run, the kill matrix charges them to nobody."""
+    from oracle.suite.games import bundled_features_dir
+
+    council = discover_games([bundled_features_dir(),
+                              ROOT / "examples" / "council-rulings"])
+    game = council["ti4"]
+    m = mutant("ti4", "lazy_reshuffle")
+    assert "ti4:2.6.2" not in m.breaks
+    row = kill_row(game, council, m, trace_cases(game, m.base, game_cases(game)))
+    assert sorted(row.flagged) == sorted(m.breaks), row
+    assert {c.name for c in game_cases(game) if c.probe} == {
+        "Only one Direct Hit may be played in a window",
+        "A card cancelled in a window still counts as played in it"}

@@ -41,6 +41,7 @@ from oracle.suite.bdd import rendered_scenarios, row_name
 from oracle.suite.features import read_feature
 from oracle.suite.games import Game
 from oracle.suite.lint import rule_tags
+from oracle.suite.rulings import read_rulings
 from oracle.suite.vocabulary import vocabulary_for
 
 
@@ -54,6 +55,8 @@ class Case:
     rules: tuple[str, ...]
     location: str
     steps: tuple[tuple[str, str], ...]  # (kind, text), background first
+    #: A pending, disputed or superseded ruling's scenario: it runs, and flags nothing.
+    probe: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,23 +77,32 @@ class Outcome:
 
 def game_cases(game: Game) -> tuple[Case, ...]:
     """Every scenario of a game, in collection order (feature files sorted, then by line)."""
-    return _cases(game.id, tuple(game.feature_files()))
+    return _cases(game.id, tuple(game.feature_files()), tuple(game.catalog.ids()))
 
 
 @functools.cache
-def _cases(game_id: str, files: tuple[Path, ...]) -> tuple[Case, ...]:
+def _cases(game_id: str, files: tuple[Path, ...], rule_ids: tuple[str, ...]
+           ) -> tuple[Case, ...]:
+    docs = [(path, doc) for path in files for doc in read_feature(path).scenarios]
+    # A committee folder's probes are marked (the suite checks report what is wrong with
+    # how rulings are written; here a ruling that does not read is no ruling).
+    rulings, _ = read_rulings([doc for _, doc in docs], rule_ids) if any(
+        line.key.lower() == "ruling" for _, doc in docs for line in doc.keyed()) \
+        else (None, [])
     cases = []
     for path in files:
         names = test_names(path)
         for doc in read_feature(path).scenarios:
             rules = tuple(rule_tags(doc.tag_names))
+            ruling = rulings.of(doc) if rulings is not None else None
             for rendered in rendered_scenarios(path, doc.name):
                 test_name = names[doc.name] + (
                     f"[{rendered.example_id}]" if rendered.example_id is not None else "")
                 cases.append(Case(game_id, row_name(doc.name, dict(rendered.row)), test_name,
                                   rules,
                                   f"{path.parent.name}/{path.name}:{doc.line}",
-                                  tuple((kind, text) for kind, text, _ in rendered.steps)))
+                                  tuple((kind, text) for kind, text, _ in rendered.steps),
+                                  probe=bool(ruling and ruling.probe)))
     return tuple(cases)
 
 
