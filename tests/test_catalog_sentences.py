@@ -39,6 +39,10 @@ rules:
 WITH_SENTENCES = """\
 game: toy
 title: Toy
+editions:
+- {name: yaml, source: toy/rules.yaml, role: canonical, lang: en, numbering: '1.1-1.3'}
+- {name: wiki, source: toy/rules.md, role: rendering, lang: en, version: a wiki, date: null}
+- {name: ru, source: toy/rules.ru.md, role: translation, lang: ru, changes: [lacks 1.2]}
 rules:
 - id: '1.1'
   text: Draw a card. Then pass.
@@ -46,7 +50,7 @@ rules:
   sentences:
   - {n: 1, text: Draw a card., line: 3, translations: {ru: Возьмите карту.}}
   - {n: 3, text: Then pass., line: 4, renderings: {toy/rules.md: 'Then, pass.'}}
-  retired: [{n: 2, text: Then rest.}]
+  retired: [{n: 2, text: Then rest., by: 3}]
 - id: '1.2'
   text: The cards are red. They are drawn face down.
   source: 'toy/rules.wiki:7 > Cards'
@@ -106,6 +110,9 @@ def test_sentences_rules_then_context_each_with_its_anchor(tmp_path: Path) -> No
         "Возьмите карту.")
     assert catalog.sentence("toy:1.1#3").renderings == {"toy/rules.md": "Then, pass."}  # type: ignore[union-attr]
     assert catalog.sentence("toy:1.1#2") is None  # retired: never an anchor again
+    retired = catalog.retired_sentence("toy:1.1#2")
+    assert retired is not None and retired.text == "Then rest."
+    assert retired.successor == "toy:1.1#3"
     red = catalog.sentence("toy:1.2#1")
     assert red is not None and red.waived and red.source == "toy/rules.wiki"
     assert not catalog.sentence("toy:1.2#2").waived  # type: ignore[union-attr]
@@ -128,6 +135,13 @@ def test_sentences_rules_then_context_each_with_its_anchor(tmp_path: Path) -> No
     ("line: 4, renderings", "lin: 4, renderings", "unknown key(s) lin"),
     ("waiver: the colour of the print", "waiver: ' '", "a waiver must say why"),
     ("{n: 2, text: They", "{n: 0, text: They", "needs 'n' (1, 2, ...)"),
+    ("lang: ru, changes", "lang: ru, change", "edition ru: unknown key(s) change"),
+    ("role: translation", "role: translated", "role 'translated' is none of"),
+    ("{name: wiki, source: toy/rules.md, role: rendering",
+     "{name: wiki, source: toy/rules.md, role: canonical", "one canonical"),
+    ("{n: 2, text: Then rest., by: 3}", "{n: 1, text: Then rest.}", "toy:1.1#1 is both"),
+    ("{n: 2, text: Then rest., by: 3}", "{n: 2, text: Then rest., bye: 3}",
+     "unknown key(s) bye"),
 ])
 def test_clashing_or_misspelt_catalogs_are_refused(tmp_path: Path, old: str, new: str,
                                                    message: str) -> None:
@@ -163,10 +177,22 @@ def test_the_shared_splitter() -> None:
 
 def test_numbers_are_kept_renewed_and_never_reused() -> None:
     numbering = Numbering(current={"1.1": [(1, "A."), (2, "B."), (3, "C.")]},
-                          retired={"1.1": [(4, "D.")]})
+                          retired={"1.1": [(4, "D.", None)]})
     assert numbering.number("1.1", ["C.", "New.", "A."]) == (
         [3, 5, 1], [{"n": 2, "text": "B."}, {"n": 4, "text": "D."}])
     assert numbering.number("9.9", ["X.", "Y."]) == ([1, 2], [])
+
+
+def test_a_sentence_reworded_in_place_is_retired_by_its_successor() -> None:
+    """What changed: the retired sentence names the one that rewords it (``by``), so a
+    citation of it can be sent on; a sentence merely dropped, or replaced by other words,
+    names none."""
+    numbering = Numbering(current={"1.1": [(1, "Draw one card."), (2, "Keep seven cards."),
+                                           (3, "Pass.")]},
+                          retired={"1.1": [(4, "Old.", None)]})
+    assert numbering.number("1.1", ["Draw one card.", "Keep eight cards.", "Shuffle."]) == (
+        [1, 5, 6], [{"n": 2, "text": "Keep seven cards.", "by": 5}, {"n": 3, "text": "Pass."},
+                    {"n": 4, "text": "Old."}])
 
 
 def test_clauses_and_waivers_are_checked_against_the_text() -> None:
@@ -214,3 +240,21 @@ def test_the_bundled_catalogs_every_waiver_has_a_reason_and_context_none() -> No
         assert {s.anchor for s in catalog.sentences} == {
             f"{o.id}#{s.number}" for o in (*catalog.rules, *catalog.context_items)
             for s in o.sentences}
+
+
+def test_each_sentence_in_each_edition(tmp_path: Path) -> None:
+    """A sentence as an edition words it: the canonical's text, a rendering's own wording
+    where the catalog keeps one, a translation's sentence or None where it lacks it; a
+    context sentence is in every edition (its chapter is no part of any)."""
+    catalog = load_catalog(write(tmp_path, WITH_SENTENCES))
+    yaml_, wiki, ru = catalog.editions
+    assert (yaml_.role, wiki.version, wiki.date, ru.changes) == (
+        "canonical", "a wiki", None, ("lacks 1.2",))
+    assert catalog.edition("ru") is ru and catalog.edition("nope") is None
+    drawn, passed = catalog.get("toy:1.1").sentences  # type: ignore[union-attr]
+    assert [drawn.in_edition(e) for e in catalog.editions] == [
+        "Draw a card.", "Draw a card.", "Возьмите карту."]
+    assert [passed.in_edition(e) for e in catalog.editions] == [
+        "Then pass.", "Then, pass.", None]
+    step = catalog.sentence("toy:7.1#1")
+    assert step is not None and step.in_edition(ru) == "Each player draws."

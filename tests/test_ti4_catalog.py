@@ -132,7 +132,8 @@ def test_main_reports_errors_with_exit_2(
 
 def test_catalog_header(catalog: dict[str, Any]) -> None:
     assert list(catalog) == [
-        "game", "title", "generated_by", "sources", "missing_in_translation", "rules", "context",
+        "game", "title", "generated_by", "sources", "editions", "missing_in_translation",
+        "rules", "context",
     ]
     assert catalog["game"] == "ti4"
     assert [(s["path"], s["role"]) for s in catalog["sources"]] == [
@@ -441,8 +442,30 @@ def test_a_rendering_known_to_word_a_rule_otherwise_is_kept(
     (sentence,) = rules_by_id(built)["note-2"]["sentences"]
     assert sentence["text"] == NOTE_2
     assert sentence["renderings"] == {importer.MARKDOWN: NOTE_2.replace("public", "open")}
-    assert all("renderings" not in s for r in built["rules"] if r["id"] != "note-2"
-               for s in r["sentences"])
+    before = {r["id"]: r for r in importer.build_catalog(importer.DEFAULT_SOURCES)["rules"]}
+    assert [r for r in built["rules"] if r["id"] != "note-2"] == [
+        r for i, r in before.items() if i != "note-2"]
+
+
+def test_each_rendering_keeps_its_own_wording_verbatim(catalog: dict[str, Any]) -> None:
+    """What the cross-check forgives (the wiki's space before a full stop, the site's
+    emphasis and links) is no error, but it is how that rendering reads: the catalog keeps
+    each such sentence as the rendering writes it, and each edition says what changed."""
+    rules = rules_by_id(catalog)
+    first = rules["2.4"]["sentences"][0]
+    assert first["renderings"] == {
+        importer.MARKDOWN: "Each player’s hand can have a maximum of seven action cards .",
+        importer.HTML_PAGE: "Each player’s hand can have a maximum of <b>seven action cards</b>."}
+    assert "renderings" not in rules["2.4"]["sentences"][1]
+    assert "renderings" not in rules["2.1"]["sentences"][0]
+    editions = {e["name"]: e for e in catalog["editions"]}
+    assert list(editions) == ["lrr", "lrr-wiki", "lrr-site", "ru"]
+    assert editions["lrr"]["role"] == "canonical" and "changes" not in editions["lrr"]
+    assert editions["lrr-wiki"]["changes"] == ["spacing: 2.4#1, note-7#1, note-11#1"]
+    assert editions["lrr-site"]["changes"][0].startswith("markup: 2.2#1, 2.4#1, 2.6.2#1")
+    assert editions["ru"]["changes"][0] == "lacks rules: " + ", ".join(MISSING_IN_RUSSIAN)
+    assert "note-3 is comment 2" in editions["ru"]["changes"][1]
+    assert all(e["date"] is None for e in editions.values())  # undated: never guessed
 
 
 def test_anchors_are_kept_across_reimports(sources: Path, tmp_path: Path) -> None:
@@ -468,8 +491,8 @@ def test_anchors_are_kept_across_reimports(sources: Path, tmp_path: Path) -> Non
     edit_english(sources, "Hands are held face down. ", "")
     built = reimport()
     assert sentences_of(built, "note-2") == [(3, changed)]
-    assert rules_by_id(built)["note-2"]["retired"] == [
-        {"n": 1, "text": NOTE_2}, {"n": 2, "text": "Hands are held face down."}]
+    assert rules_by_id(built)["note-2"]["retired"] == [  # 1 was reworded as 3; 2 dropped
+        {"n": 1, "text": NOTE_2, "by": 3}, {"n": 2, "text": "Hands are held face down."}]
     edit_english(sources, changed, NOTE_2)  # back to the first wording: a new number still
     assert sentences_of(reimport(), "note-2") == [(4, NOTE_2)]
     unchanged = [r for r in built["rules"] if r["id"] != "note-2"]
@@ -557,7 +580,8 @@ def test_a_changed_related_chapter_renumbers_only_its_changed_sentence(
     assert [(s["n"], s["text"]) for s in step["sentences"]] == [
         (2, "Following initiative order, each player draws two action cards.")]
     assert step["retired"] == [
-        {"n": 1, "text": "Following initiative order, each player draws one action card."}]
+        {"n": 1, "text": "Following initiative order, each player draws one action card.",
+         "by": 2}]
     before, after = context_items(catalog), context_items(built)
     assert [i for i in after if after[i] != before[i]] == ["81.3"]
     changed = [s["path"] for s, old in zip(built["sources"], catalog["sources"], strict=True)

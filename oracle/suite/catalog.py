@@ -5,7 +5,12 @@ TI4, ``python -m oracle.games.ti4.importer``). The core only reads it: every
 id in it must be covered by a scenario or marked untestable with a reason,
 and every report lists every id. Each rule is split into sentences with stable anchors
 (``ti4:2.4#2``) that scenarios cite; the related chapters the rules lean on come as
-``context`` items, split the same way, citable but never rules (no verdicts).
+``context`` items, split the same way, citable but never rules (no verdicts). A catalog also
+lists the **editions** its rules come in (the canonical source, other renderings of it,
+translations), and each sentence keeps its wording in each edition where that differs, so a
+run can be made as of one edition and ``rules-oracle drift`` can set them side by side; a
+sentence reworded or dropped by a re-import is kept as **retired** (its anchor is never given
+again), with the sentence that replaced it.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -79,6 +84,66 @@ class Sentence:
     def text_in(self, lang: str | None) -> str:
         """The sentence in a language the catalog has it in, else its own text."""
         return self.translations.get(lang, self.text) if lang else self.text
+
+    def in_edition(self, edition: Edition) -> str | None:
+        """The sentence as ``edition`` words it, or None where that edition lacks it.
+
+        A translation has the sentences it translates; a rendering of the canonical source
+        words each one as the canonical does unless the catalog keeps its own wording. A
+        context sentence belongs to a related chapter, which is no part of any edition of the
+        rules: it is in each, as it is.
+        """
+        if self.context or edition.role == CANONICAL:
+            return self.text
+        if edition.role == TRANSLATION:
+            return self.translations.get(edition.lang)
+        return self.renderings.get(edition.source, self.text)
+
+
+#: The roles an edition plays in a catalog: the source the anchors are numbered from,
+#: another rendering of that source (cross-checked against it), a translation.
+CANONICAL, RENDERING, TRANSLATION = "canonical", "rendering", "translation"
+_ROLES = (CANONICAL, RENDERING, TRANSLATION)
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One edition or rendering a catalog's rules come in: its ``name`` (what ``--edition``
+    takes), the ``source`` file, its ``role`` (canonical, rendering or translation), its
+    language, how it numbers the rules, its version and date where known (None where not),
+    what it is, and what changed in it against the canonical (the importer's summary)."""
+
+    name: str
+    source: str
+    role: str
+    lang: str
+    numbering: str = ""
+    version: str = ""
+    date: str | None = None
+    about: str = ""
+    changes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RetiredSentence:
+    """A sentence a re-import no longer found: its anchor is never given again, and a
+    citation of it rests on text the rules no longer have. ``by`` is the number of the
+    sentence that rewords it in place, where the importer paired one."""
+
+    game: str
+    owner: str
+    number: int
+    text: str
+    by: int | None = None
+
+    @property
+    def anchor(self) -> str:
+        return f"{self.owner}#{self.number}"
+
+    @property
+    def successor(self) -> str | None:
+        """The anchor of the sentence that rewords it, if any (``ti4:2.4#3``)."""
+        return f"{self.owner}#{self.by}" if self.by is not None else None
 
 
 class _Qualified:
@@ -162,13 +227,20 @@ class Catalog:
     title: str
     rules: tuple[Rule, ...]
     context: tuple[ContextChapter, ...] = ()
+    #: The editions the rules come in, the canonical first (none in a hand-written catalog).
+    editions: tuple[Edition, ...] = ()
+    #: Sentences earlier imports had and this one no longer has, by anchor.
+    retired: tuple[RetiredSentence, ...] = ()
     _rules: dict[str, Rule] = field(init=False, repr=False, compare=False, hash=False)
     _sentences: dict[str, Sentence] = field(init=False, repr=False, compare=False, hash=False)
+    _retired: dict[str, RetiredSentence] = field(init=False, repr=False, compare=False,
+                                                 hash=False)
 
     def __post_init__(self) -> None:
         # Looked up by id for every tag and citation of a suite: dicts, not scans.
         object.__setattr__(self, "_rules", {r.id: r for r in self.rules})
         object.__setattr__(self, "_sentences", {s.anchor: s for s in self.sentences})
+        object.__setattr__(self, "_retired", {s.anchor: s for s in self.retired})
 
     def ids(self) -> list[str]:
         return [r.id for r in self.rules]
@@ -190,6 +262,13 @@ class Catalog:
     def sentence(self, anchor: str) -> Sentence | None:
         """The sentence an anchor (``ti4:2.4#2``) names, or None."""
         return self._sentences.get(anchor)
+
+    def retired_sentence(self, anchor: str) -> RetiredSentence | None:
+        """The retired sentence an anchor names (text an earlier import had), or None."""
+        return self._retired.get(anchor)
+
+    def edition(self, name: str) -> Edition | None:
+        return next((e for e in self.editions if e.name == name), None)
 
 
 def closest_anchors(catalogs: Catalog | Iterable[Catalog], wrong: str, n: int = 3
@@ -225,6 +304,7 @@ def load_catalog(path: Path) -> Catalog:
                                "regenerate it with the game's importer")
     game = str(data["game"])
     rules = []
+    retired: list[RetiredSentence] = []
     for i, entry in enumerate(data["rules"], 1):
         if not isinstance(entry, dict) or "id" not in entry or "text" not in entry:
             raise CatalogFileError(f"{path}: rule #{i} needs 'id' and 'text', got {entry!r}")
@@ -256,11 +336,13 @@ def load_catalog(path: Path) -> Catalog:
                                      context=False, waiver=None if testable else reason),
             )
         )
-    context = tuple(_chapter(path, game, i, chapter)
+        retired += _retired(path, game, local, entry)
+    context = tuple(_chapter(path, game, i, chapter, retired)
                     for i, chapter in enumerate(data.get("context") or (), 1))
-    _check_ids(path, rules, context)
+    _check_ids(path, rules, context, retired)
     return Catalog(game=game, title=str(data.get("title", game)), rules=tuple(rules),
-                   context=context)
+                   context=context, editions=_editions(path, data.get("editions")),
+                   retired=tuple(retired))
 
 
 def _catalog_data(path: Path) -> Any:
@@ -331,6 +413,63 @@ def _sentences(path: Path, game: str, local: str, text: str, entry: dict[str, An
     return tuple(sentences)
 
 
+_RETIRED_KEYS = frozenset({"n", "text", "by"})
+
+
+def _retired(path: Path, game: str, local: str, entry: dict[str, Any]
+             ) -> list[RetiredSentence]:
+    """An entry's retired sentences, checked like its sentences."""
+    owner = f"{game}:{local}"
+    out = []
+    for record in entry.get("retired") or ():
+        if not isinstance(record, dict) or not isinstance(record.get("n"), int) \
+                or not isinstance(record.get("text"), str) \
+                or not isinstance(record.get("by", 0), int):
+            raise CatalogFileError(f"{path}: {owner}: a retired sentence needs 'n' and 'text' "
+                                   f"(and 'by', the number that replaced it), got {record!r}")
+        unknown = sorted(set(record) - _RETIRED_KEYS)
+        if unknown:
+            raise CatalogFileError(f"{path}: {owner}: retired #{record['n']}: unknown key(s) "
+                                   f"{', '.join(unknown)} (known: by, n, text)")
+        out.append(RetiredSentence(game, owner, record["n"], record["text"], record.get("by")))
+    return out
+
+
+_EDITION_KEYS = frozenset(f.name for f in fields(Edition))
+
+
+def _editions(path: Path, records: Any) -> tuple[Edition, ...]:
+    """The catalog's editions, checked key by key (a misspelt one is refused, not ignored)."""
+    if records is None:
+        return ()
+    if not isinstance(records, list):
+        raise CatalogFileError(f"{path}: 'editions' must be a list of editions")
+    out = []
+    for i, record in enumerate(records, 1):
+        if not isinstance(record, dict) or not all(
+                isinstance(record.get(k), str) for k in ("name", "source", "role", "lang")):
+            raise CatalogFileError(f"{path}: edition #{i} needs 'name', 'source', 'role' and "
+                                   f"'lang', got {record!r}")
+        unknown = sorted(set(record) - _EDITION_KEYS)
+        if unknown:
+            raise CatalogFileError(f"{path}: edition {record['name']}: unknown key(s) "
+                                   f"{', '.join(unknown)} (known: "
+                                   f"{', '.join(sorted(_EDITION_KEYS))})")
+        if record["role"] not in _ROLES:
+            raise CatalogFileError(f"{path}: edition {record['name']}: role "
+                                   f"{record['role']!r} is none of {', '.join(_ROLES)}")
+        date = record.get("date")
+        out.append(Edition(
+            record["name"], record["source"], record["role"], record["lang"],
+            str(record.get("numbering") or ""), str(record.get("version") or ""),
+            None if date is None else str(date), str(record.get("about") or ""),
+            tuple(str(c) for c in record.get("changes") or ())))
+    names = [e.name for e in out]
+    if len(set(names)) != len(names) or [e.role for e in out].count(CANONICAL) > 1:
+        raise CatalogFileError(f"{path}: editions {names}: each name once, one canonical")
+    return tuple(out)
+
+
 def _texts(path: Path, owner: str, record: dict[str, Any], key: str) -> Mapping[str, str]:
     value = record.get(key)
     if value is None:
@@ -340,7 +479,8 @@ def _texts(path: Path, owner: str, record: dict[str, Any], key: str) -> Mapping[
     return MappingProxyType({str(k): v for k, v in value.items()})
 
 
-def _chapter(path: Path, game: str, i: int, entry: Any) -> ContextChapter:
+def _chapter(path: Path, game: str, i: int, entry: Any, retired: list[RetiredSentence]
+             ) -> ContextChapter:
     if not isinstance(entry, dict) or "id" not in entry or not isinstance(entry.get("items"),
                                                                           list):
         raise CatalogFileError(f"{path}: context chapter #{i} needs 'id' and an 'items' list")
@@ -356,11 +496,14 @@ def _chapter(path: Path, game: str, i: int, entry: Any) -> ContextChapter:
             item.get("heading"), source, item.get("line"),
             _sentences(path, game, local, str(item["text"]), item, source, context=True,
                        waiver=None)))
+        retired += _retired(path, game, local, item)
     return ContextChapter(game, chapter, str(entry.get("title", chapter)), source, tuple(items))
 
 
-def _check_ids(path: Path, rules: list[Rule], context: tuple[ContextChapter, ...]) -> None:
-    """Every owner id once, a context id never a rule id, every anchor once."""
+def _check_ids(path: Path, rules: list[Rule], context: tuple[ContextChapter, ...],
+               retired: list[RetiredSentence]) -> None:
+    """Every owner id once, a context id never a rule id, every anchor once (a retired
+    one's too)."""
     seen: dict[str, str] = {}
     for what, owner in (*(("rule", r.id) for r in rules),
                         *(("context item", i.id) for c in context for i in c.items)):
@@ -377,6 +520,12 @@ def _check_ids(path: Path, rules: list[Rule], context: tuple[ContextChapter, ...
             raise CatalogFileError(f"{path}: the sentence anchor {sentence.anchor} is given "
                                    "twice; regenerate the catalog with the game's importer")
         anchors.add(sentence.anchor)
+    for old in retired:
+        if old.anchor in anchors:
+            raise CatalogFileError(f"{path}: the anchor {old.anchor} is both a sentence and "
+                                   "a retired one (a retired number is never given again); "
+                                   "regenerate the catalog with the game's importer")
+        anchors.add(old.anchor)
 
 
 # -- writing generated files ----------------------------------------------------------------
@@ -396,7 +545,16 @@ class _Row(dict[Any, Any]):
 #: Lists of records, by their key: rules, context chapters and items one field per line;
 #: sentences (and retired ones) one per line, so a rule's sentences read like a table.
 _RECORDS: dict[str, type[dict[Any, Any]]] = {
-    "rules": _Block, "context": _Block, "items": _Block, "sentences": _Row, "retired": _Row}
+    "rules": _Block, "context": _Block, "items": _Block, "sentences": _Row, "retired": _Row,
+    "editions": _Block}
+
+
+class _Lines(list[Any]):
+    """A list of strings always written one per line (an edition's changes)."""
+
+
+#: Lists of sentences of prose, by their key: one per line, never inline.
+_LINES = frozenset({"changes"})
 
 
 class _Dumper(yaml.SafeDumper):
@@ -413,13 +571,15 @@ def _represent_dict(dumper: _Dumper, data: dict[Any, Any]) -> yaml.Node:
 
 
 def _represent_list(dumper: _Dumper, data: list[Any]) -> yaml.Node:
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=_is_leaf(data))
+    flow = _is_leaf(data) and not isinstance(data, _Lines)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
 
 
 _Dumper.add_representer(dict, _represent_dict)
 _Dumper.add_representer(_Block, _represent_dict)
 _Dumper.add_representer(_Row, _represent_dict)
 _Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(_Lines, _represent_list)
 
 
 def render_generated(obj: Any, module: str) -> str:
@@ -446,6 +606,8 @@ def _shaped(obj: Any, key: str | None = None) -> Any:
     """``obj`` with the records of the lists named in ``_RECORDS`` marked for their layout."""
     if isinstance(obj, dict):
         return type(obj)({k: _shaped(v, k) for k, v in obj.items()})
+    if isinstance(obj, list) and key in _LINES:
+        return _Lines(obj)
     if isinstance(obj, list):
         record = _RECORDS.get(key or "")
         return [record(_shaped(v)) if record and isinstance(v, dict) else _shaped(v)

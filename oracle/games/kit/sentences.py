@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from oracle.games.kit.sources import CatalogError, collapse
+from oracle.suite.wording import pairs
 
 #: Words ending in a full stop that never end a sentence ("see p. 13", "Changed Nat. Focus");
 #: nor does a single letter ("A. Remove Casus Belli", a step's letter).
@@ -154,10 +155,11 @@ def check_tables(owners: Iterable[str], clauses: Iterable[Clause], waivers: Iter
 
 @dataclass
 class Numbering:
-    """What the previous catalog numbered: per owner id, its sentences and retired ones."""
+    """What the previous catalog numbered: per owner id, its sentences and retired ones
+    (``(n, text, by)``: ``by`` the number of the sentence that reworded it, or None)."""
 
     current: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-    retired: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    retired: dict[str, list[tuple[int, str, int | None]]] = field(default_factory=dict)
 
     @classmethod
     def read(cls, path: Path | None) -> Numbering:
@@ -176,8 +178,9 @@ class Numbering:
                 owner = str(entry["id"])
                 numbering.current[owner] = [(int(s["n"]), str(s["text"]))
                                             for s in entry.get("sentences") or ()]
-                numbering.retired[owner] = [(int(s["n"]), str(s["text"]))
-                                            for s in entry.get("retired") or ()]
+                numbering.retired[owner] = [
+                    (int(s["n"]), str(s["text"]), int(s["by"]) if "by" in s else None)
+                    for s in entry.get("retired") or ()]
         except (OSError, yaml.YAMLError, AttributeError, KeyError, TypeError, ValueError) as exc:
             raise CatalogError(f"cannot read the previous catalog to keep its anchors ({exc}); "
                                "restore it from version control", path=str(path)) from None
@@ -189,11 +192,13 @@ class Numbering:
 
         An unchanged text keeps its number; a new or changed one gets the owner's next unused
         number (never a retired one); a previous sentence no longer there is retired, its
-        number and text kept so that the number is never given again.
+        number and text kept so that the number is never given again, and, where a new
+        sentence rewords it in place (``oracle.suite.wording.pairs``), that one's number as
+        ``by``: what a citation of it should now cite, once someone has re-read it.
         """
         previous = self.current.get(owner, [])
         retired = list(self.retired.get(owner, []))
-        used = {n for n, _ in (*previous, *retired)}
+        used = {n for n, _ in previous} | {n for n, _, _ in retired}
         free: dict[str, list[int]] = {}
         for n, text in previous:
             free.setdefault(text, []).append(n)
@@ -205,8 +210,13 @@ class Numbering:
                 numbers.append(max(used, default=0) + 1)
                 used.add(numbers[-1])
         kept = set(numbers)
-        retired += [(n, text) for n, text in previous if n not in kept]
-        return numbers, [{"n": n, "text": text} for n, text in sorted(retired)]
+        fresh = {j: numbers[j] for j in range(len(numbers)) if numbers[j] not in
+                 {n for n, _ in previous}}
+        by = {previous[i][0]: fresh[j]
+              for i, j in pairs([t for _, t in previous], list(texts)) if j in fresh}
+        retired += [(n, text, by.get(n)) for n, text in previous if n not in kept]
+        return numbers, [{"n": n, "text": text, **({"by": b} if b is not None else {})}
+                         for n, text, b in sorted(retired, key=lambda r: r[0])]
 
 
 def sentence_records(owner: str, located: Sequence[tuple[int | None, str]],

@@ -48,6 +48,7 @@ from oracle.games.eu_pop.importer.related import parse_related, related_files, s
 from oracle.games.eu_pop.importer.table import (
     ACTION_CARDS,
     CLAUSES,
+    EDITIONS,
     SECTIONS,
     SPECIAL_CARDS,
     THREE_DECKS,
@@ -62,6 +63,7 @@ from oracle.games.eu_pop.importer.wiki import (
     render_inline,
     split_sentences,
 )
+from oracle.games.kit.editions import edition_entries
 from oracle.games.kit.sentences import (
     Numbering,
     apply_clauses,
@@ -87,6 +89,7 @@ __all__ = [
     "CLEANUP",
     "DEFAULT_OUT",
     "DEFAULT_SOURCES",
+    "EDITIONS",
     "GAME",
     "MODULE",
     "REPO_ROOT",
@@ -120,11 +123,14 @@ def _source_ref(sentence: Sentence) -> str:
 
 
 def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
-                  previous: Path | None = DEFAULT_OUT / CATALOG_FILE) -> dict[str, Any]:
+                  previous: Path | None = DEFAULT_OUT / CATALOG_FILE, *,
+                  replaced: str | None = None) -> dict[str, Any]:
     """Read the sources, map every sentence to its id, return the catalog as plain data.
 
     ``previous`` is the catalog whose sentence numbers are kept (the committed one unless
-    told otherwise; none if absent).
+    told otherwise; none if absent). ``replaced`` names a source that is a new version
+    (``rules-oracle errata``): the chapter has one rendering, so nothing is loosened; every
+    sentence must still map to the table.
     """
     sources_dir = Path(sources_dir)
     sentences = {rel: parse_source(read_source(sources_dir, rel, "--sources"), rel)
@@ -164,6 +170,7 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
         "sources": [{"path": rel, "role": role, "sha256": sha256_of(sources_dir, rel)}
                     for rel, role in (*SOURCES, *((c.source, "context") for c in chapters
                                                   if c.source not in dict(SOURCES)))],
+        "editions": edition_entries(EDITIONS, rules, path=CHAPTER),
         "rules": rules,
         "context": context_entries(chapters, ids, CLAUSES, numbering),
     }

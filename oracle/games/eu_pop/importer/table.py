@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from oracle.games.eu_pop.importer.common import CHAPTER, CLEANUP
+from oracle.games.kit.editions import EditionSource
 from oracle.games.kit.sentences import Clause, Waiver
 
 ACTION_CARDS = "6. Action Cards"
@@ -218,4 +219,17 @@ WAIVERS: tuple[Waiver, ...] = (
     Waiver("6.2.battle.2", "These Actions are marked with a `€` icon",
            "how a Battle Action is recognised in print; the card facts record it as the "
            "kind 'battle'"),
+)
+
+
+#: Reviewed: the editions the chapter comes in. One today: the rulebook's chapter as a wiki
+#: page, undated (``date`` None: unknown, never guessed). Phase 5 Step C, which adds rules,
+#: is read from a related chapter of the same rulebook.
+EDITIONS: tuple[EditionSource, ...] = (
+    EditionSource("rulebook", CHAPTER, "canonical", "en",
+                  "no numbers below 6.1 and 6.2: ids are the importer's own (6.decks.4), "
+                  "Phase 5 Step C's from its chapter (4.5.c.1)",
+                  "Europa Universalis: The Price of Power rulebook, chapter 6 as a wiki page "
+                  "(undated)",
+                  about="the canonical text: anchors are numbered from its sentences"),
 )

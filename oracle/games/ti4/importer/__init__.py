@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from oracle.games.kit.editions import edition_entries
 from oracle.games.kit.sentences import (
     Numbering,
     check_tables,
@@ -68,6 +69,7 @@ from oracle.games.ti4.importer.deck import build_cards
 from oracle.games.ti4.importer.editorial import (
     CLAUSES,
     CONTEXT_HEADINGS,
+    EDITIONS,
     REMARKS,
     RENDERING_WORDING,
     RU_COMMENT_CHECKS,
@@ -94,6 +96,7 @@ __all__ = [
     "DEFAULT_DATA",
     "DEFAULT_OUT",
     "DEFAULT_SOURCES",
+    "EDITIONS",
     "EN_SECTION",
     "GAME",
     "HTML_PAGE",
@@ -132,20 +135,27 @@ __all__ = [
 
 
 def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
-                  previous: Path | None = DEFAULT_OUT / CATALOG_FILE) -> dict[str, Any]:
+                  previous: Path | None = DEFAULT_OUT / CATALOG_FILE, *,
+                  replaced: str | None = None) -> dict[str, Any]:
     """Parse, cross-check and align every rendering; return the catalog as plain data.
 
     The reviewed tables (Russian alignment, clauses, waivers, known wording) are read from
     this package when the catalog is built, so that a replaced table (a reviewer's
     experiment, a test) is the one that is checked. ``previous`` is the catalog whose
     sentence numbers are kept (the committed one unless told otherwise; none if absent).
+
+    ``replaced`` names the one source that is a new version (``rules-oracle errata``): its
+    wording may differ from the others' (a replaced rendering is kept as it words each
+    sentence; a replaced canonical is not cross-checked against the other renderings, which
+    are of the version before). Every other check holds.
     """
     sources_dir = Path(sources_dir)
     canonical = parse_canonical(sources_dir)
     differing = {
         rel: cross_check(canonical, parse(sources_dir), rel, sources_dir, CLAUSES,
-                         RENDERING_WORDING)
+                         RENDERING_WORDING, lenient=rel == replaced)
         for rel, parse in ((MARKDOWN, parse_markdown), (HTML_PAGE, parse_html))
+        if replaced != CANONICAL
     }
     ru = translation_map(sources_dir, canonical, RU_COMMENT_TO_NOTE, RU_COMMENT_CHECKS)
     ids = [item.id for item in canonical]
@@ -190,6 +200,7 @@ def build_catalog(sources_dir: Path = DEFAULT_SOURCES,
         "sources": [
             {"path": rel, "role": role, "sha256": _sha256(sources_dir, rel)} for rel, role in roles
         ],
+        "editions": edition_entries(EDITIONS, rules, path=CANONICAL),
         "missing_in_translation": [i for i in ids if i not in ru],
         "rules": rules,
         "context": context_entries(chapters, ids, CLAUSES, numbering),

@@ -48,7 +48,9 @@ class Item:
     """One rule or note as one rendering gives it: id, parent id, raw text, where it was.
 
     ``pieces`` are the text's lines as ``(line, fragment)`` where a parser knows them, so
-    that each sentence can say on which line it starts.
+    that each sentence can say on which line it starts. ``verbatim`` is the text as the
+    rendering writes it, inline markup and all, where the parser strips that from ``text``:
+    what ``rules-oracle drift`` shows of the rendering.
     """
 
     id: str
@@ -57,6 +59,7 @@ class Item:
     line: int | None = None
     ref: str | None = None
     pieces: tuple[tuple[int, str], ...] = ()
+    verbatim: str | None = None
 
 
 def _read_text(base: Path, rel: str) -> str:

@@ -4,7 +4,9 @@ Why: a transcription error in any rendering, or a changed source, must stop the 
 of silently changing what the oracle tests; the message says where the renderings part. A
 sentence is an anchor scenarios cite, so every rendering must split each rule into the same
 sentences; where a reviewed table says a rendering words a rule differently, its differing
-sentences are kept for the catalog instead of failing.
+sentences are kept for the catalog instead of failing. What the comparison forgives (markup,
+spaces before punctuation, entities) is no error, but it is what a reader of the rendering
+sees: each sentence the rendering writes otherwise, verbatim, is kept too (for drift).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from oracle.games.kit.sentences import Clause
-from oracle.games.kit.sources import CatalogError
+from oracle.games.kit.sources import CatalogError, collapse
 from oracle.games.ti4.importer.common import (
     CANONICAL,
     HTML_PAGE,
@@ -32,13 +34,16 @@ def cross_check(
     canonical: list[Item], rendering: list[Item], path: str, sources_dir: Path,
     clauses: Sequence[Clause] = CLAUSES,
     wording: Mapping[tuple[str, str], str] = RENDERING_WORDING,
+    *, lenient: bool = False,
 ) -> dict[str, dict[int, str]]:
     """Fail unless a rendering gives the canonical ids, parents and sentences, in order.
 
     Items are compared position by position so that a dropped item is reported where it went
     missing (with a hint), not as a mismatch of the last id. Returns, per item id, the
-    sentences (by index) that this rendering words differently, where ``wording`` (the
-    reviewed table) allows it; any other difference fails.
+    sentences (by index) that this rendering writes otherwise than the canonical, verbatim
+    (markup and spacing too); a difference in words is allowed only where ``wording`` (the
+    reviewed table) lists it, or with ``lenient`` (a new version of this rendering, read by
+    ``rules-oracle errata`` to show what changed); any other difference fails.
     """
     texts = {item.id: comparable(item.text) for item in canonical}
     differing: dict[str, dict[int, str]] = {}
@@ -62,10 +67,10 @@ def cross_check(
                     path=path, line=got.line, item_id=want.id,
                 )
             changed = {i: t for i, t in enumerate(split) if t != ours[i]}
-            if not changed:
-                continue
-            if (path, want.id) in wording:
-                differing[want.id] = changed
+            if not changed or lenient or (path, want.id) in wording:
+                verbatim = _verbatim(want, got, path, clauses, split)
+                if verbatim:
+                    differing[want.id] = verbatim
                 continue
         page_line = _page_line(path, sources_dir, got)
         if got.id != want.id:
@@ -104,6 +109,21 @@ def cross_check(
             path=path, line=extra.line, item_id=extra.id,
         )
     return differing
+
+
+def _verbatim(want: Item, got: Item, path: str, clauses: Sequence[Clause],
+              compared: list[str]) -> dict[int, str]:
+    """The sentences (by index) a rendering writes otherwise than the canonical, as it
+    writes them; where its markup splits otherwise, as compared (words only)."""
+    mine = [t for _, t in split_item(want, clauses)]
+    try:
+        theirs = [t for _, t in split_item(got, clauses, path=path,
+                                            text=collapse(got.verbatim or got.text))]
+    except CatalogError:
+        theirs = compared
+    if len(theirs) != len(mine):
+        theirs = compared
+    return {i: t for i, t in enumerate(theirs) if t != mine[i]}
 
 
 def _page_line(path: str, sources_dir: Path, item: Item) -> str:

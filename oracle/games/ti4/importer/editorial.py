@@ -9,7 +9,9 @@ place shows the whole of what the importer adds to the sources.
 
 from __future__ import annotations
 
+from oracle.games.kit.editions import EditionSource
 from oracle.games.kit.sentences import Clause, Waiver
+from oracle.games.ti4.importer.common import CANONICAL, HTML_PAGE, MARKDOWN, RUSSIAN
 
 #: Editorial decision: ids that state no behaviour, so no scenario can check them.
 UNTESTABLE: dict[str, str] = {
@@ -113,3 +115,31 @@ RENDERING_WORDING: dict[tuple[str, str], str] = {}
 CONTEXT_HEADINGS: dict[str, tuple[str, ...]] = {
     "ti4/related/R_abilities.txt": ("Costs", "Timing", "Component–specific Rules"),
 }
+
+#: Reviewed: the editions the section comes in (sources/README.md). The three English files
+#: are renderings of one text, the Living Rules Reference; the Russian translates an older,
+#: shorter edition, the printed Rules Reference, where the section is 28. None of the files
+#: carries a date or a version number: ``date`` stays None (unknown) rather than guessed, and
+#: ``version`` says what is known. ``rules-oracle run --edition NAME`` takes these names.
+EDITIONS: tuple[EditionSource, ...] = (
+    EditionSource("lrr", CANONICAL, "canonical", "en",
+                  "rules 2.1-2.8 (sub-rules 2.4.1, 2.6.1, 2.6.2), notes 1-11 (5.1, 5.2)",
+                  "Living Rules Reference, structured YAML (undated)",
+                  about="the canonical rendering: anchors are numbered from its sentences"),
+    EditionSource("lrr-wiki", MARKDOWN, "rendering", "en",
+                  "rule points 1-8 with sub-points; notes unnumbered, by position",
+                  "Living Rules Reference, a rules wiki's Markdown (undated)",
+                  about="the same text as the canonical, cross-checked sentence by sentence"),
+    EditionSource("lrr-site", HTML_PAGE, "rendering", "en",
+                  "an ordered list counted 2.1-2.8 (CSS counter); notes by position",
+                  "Living Rules Reference, an LRR web site's page R_action_cards.php "
+                  "(48 lines, 4.19 KB; undated)",
+                  about="the same text as the canonical, with the page's emphasis and links, "
+                        "cross-checked sentence by sentence"),
+    EditionSource("ru", RUSSIAN, "translation", "ru",
+                  "section 28: points 28.1-28.8 with lettered sub-points (а, б), comments "
+                  "1-9 for the notes",
+                  "Russian translation of the printed Rules Reference, an older and shorter "
+                  "edition (undated)",
+                  about="aligned to the English sentences through reviewed markers"),
+)

@@ -21,12 +21,14 @@ class _LrrPageParser(HTMLParser):
 
     The site nests sub-lists as siblings of the ``<li>`` (``<li>..</li><ol>..</ol>``), which is
     invalid HTML but how the page is written; a nested list inside the ``<li>`` works the same.
-    Nesting is tracked by ``<ol>`` depth, so both forms give the same ids.
+    Nesting is tracked by ``<ol>`` depth, so both forms give the same ids. Each item's text
+    is kept twice: its words (what is cross-checked) and with its inline tags as written
+    (``<b>seven action cards</b>``: what the page shows, for drift between renderings).
     """
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.lists: dict[str, list[list[Any]]] = {}  # class -> [[text, line, subs]]
+        self.lists: dict[str, list[list[Any]]] = {}  # class -> [[text, line, subs, markup]]
         self._ols: list[str | None] = []  # class of each open <ol>, outermost first
         self._kind: str | None = None  # class of the outermost open catalog list
         self._open: list[tuple[int, list[Any]]] = []  # (ol depth, record) of open <li>s
@@ -46,7 +48,7 @@ class _LrrPageParser(HTMLParser):
             depth = len(self._ols)
             while self._open and self._open[-1][0] >= depth:  # implicitly closed <li>
                 self._open.pop()
-            record: list[Any] = ["", line, []]
+            record: list[Any] = ["", line, [], ""]
             top_items = self.lists[self._kind]
             if depth == 1:
                 top_items.append(record)
@@ -55,8 +57,12 @@ class _LrrPageParser(HTMLParser):
             else:
                 self.errors.append((f"<li> at list depth {depth} not understood", line))
             self._open.append((depth, record))
+        elif self._open:  # inline markup inside an item
+            self._open[-1][1][3] += self.get_starttag_text() or ""
 
     def handle_endtag(self, tag: str) -> None:
+        if tag not in ("li", "ol") and self._open:
+            self._open[-1][1][3] += f"</{tag}>"
         if tag == "li" and self._open:
             self._open.pop()
         elif tag == "ol" and self._ols:
@@ -70,6 +76,7 @@ class _LrrPageParser(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._open:
             self._open[-1][1][0] += data
+            self._open[-1][1][3] += data
 
 
 _PageParser = TypeVar("_PageParser", bound=_LrrPageParser)
@@ -109,10 +116,11 @@ def parse_html(sources_dir: Path) -> list[Item]:
             raise CatalogError(f'no <ol class="{cls}"> list found', path=HTML_PAGE)
     items: list[Item] = []
     for cls, make_id in (("lrr", lambda p: f"{EN_SECTION}.{p}"), ("note", _note_id)):
-        for n, (body, line, subs) in enumerate(parser.lists[cls], 1):
-            items.append(Item(make_id(str(n)), None, body, line=line))
-            for m, (sub_body, sub_line, _) in enumerate(subs, 1):
-                items.append(Item(make_id(f"{n}.{m}"), make_id(str(n)), sub_body, line=sub_line))
+        for n, (body, line, subs, markup) in enumerate(parser.lists[cls], 1):
+            items.append(Item(make_id(str(n)), None, body, line=line, verbatim=markup))
+            for m, (sub_body, sub_line, _, sub_markup) in enumerate(subs, 1):
+                items.append(Item(make_id(f"{n}.{m}"), make_id(str(n)), sub_body, line=sub_line,
+                                  verbatim=sub_markup))
     return items
 
 

@@ -53,7 +53,8 @@ class _MarkdownLists:
         """The item being read is complete."""
         if self.last is not None:
             last = self.last
-            self.items.append(Item(last[0], last[1], _strip_markdown(last[2]), line=last[3]))
+            self.items.append(Item(last[0], last[1], _strip_markdown(last[2]), line=last[3],
+                                   verbatim=last[2]))
         self.last = None
 
     def read(self, lineno: int, line: str) -> None:

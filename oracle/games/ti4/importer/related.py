@@ -212,8 +212,8 @@ def _page_chapter(rel: str, text: str) -> Chapter:
     for cls in ("lrr", "note"):
         if cls == "note":
             ids.notes()
-        for body, line, subs in page.lists.get(cls, ()):
+        for body, line, subs, _ in page.lists.get(cls, ()):
             ids.item(line, collapse(body), None)
-            for sub_body, sub_line, _ in subs:
+            for sub_body, sub_line, _, _ in subs:
                 ids.nested(sub_line, collapse(sub_body))
     return chapter
