@@ -123,6 +123,10 @@ PHRASES = {"ru": [
     (rf"(?P<player>{NAME}) выполняет основное свойство Politics, назначая спикером "
      rf"(?P<speaker>{NAME})",
      "{player} resolves the primary ability of Politics, choosing {speaker} as speaker"),
+    (rf"(?P<player>{NAME}) выполняет основное свойство Politics, назначая спикером "
+     rf"(?P<speaker>{NAME}), а (?P<followers>.+?) выполня\w+ его вторичное свойство",
+     "{player} resolves the primary ability of Politics, choosing {speaker} as speaker, and "
+     "{followers} resolve its secondary ability"),
     (rf"(?P<player>{NAME}) выполняет вторичное свойство Politics",
      "{player} resolves the secondary ability of Politics"),
     (r'выполнен шаг фазы статуса "Draw Action Cards"',
@@ -152,6 +156,7 @@ PHRASES = {"ru": [
 
 #: The kinds of these steps' arguments (oracle.suite.arguments), where the name does not say.
 ARGUMENTS = {"faction": "faction", "tech": "technology", "laws": "laws", "law": "law",
+             "followers": "players",
              "unit": "unit type", "tg": "choice", "pool": "choice", "speaker": "player",
              "giver": "player", "receiver": "player", "_strategy_card.card": "strategy card"}
 KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references)}
@@ -371,22 +376,38 @@ def _hand_limit(oracle_world: ScenarioWorld, player: str, way: str, n: str) -> N
 @when(parsers.re(
     rf"(?P<player>{NAME}) resolves the (?P<which>primary|secondary) ability of Politics"
     rf"(?:, choosing (?P<speaker>{NAME}) as speaker)?"
+    r"(?:, and (?P<followers>.+?) resolves? its secondary ability)?"
 ))
-@requires(lambda world, **_: ["ti4/politics"])
-def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str | None) -> None:
+@requires(lambda world, followers=None, **_: ["ti4/politics", "ti4/politics-deal"]
+          if followers else ["ti4/politics"])
+def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str | None,
+              followers: str | None) -> None:
     """The Politics strategy card: the primary ability draws 2 action cards and names a new
-    speaker; the secondary spends a strategy-pool command token to draw 2.
+    speaker; the secondary spends a strategy-pool command token to draw 2. '..., and Bob and
+    Carol resolve its secondary ability' resolves both as one deal, which the engine deals
+    clockwise from the active player (whatever order the step names them in), a pending
+    discard holding up the next player and the reshuffle (ti4:66.3, ti4:66.note-1).
 
     Example: When Alice resolves the primary ability of Politics, choosing Bob as speaker
     Example: When Bob resolves the secondary ability of Politics
-    """
+    Example: When Alice resolves the primary ability of Politics, choosing Bob as speaker, and Bob and Carol resolve its secondary ability
+    """  # noqa: E501 (an example is one step, written whole)
     action: dict[str, Any] = {"type": f"politics_{which}", "player": player}
+    text = f"{player} resolves the {which} ability of Politics"
     if which == "primary":
         if not speaker:
             raise ScenarioError("the primary ability of Politics chooses a new speaker: write "
                                 "'..., choosing Bob as speaker'")
         action["speaker"] = speaker
-    oracle_world.act(f"{player} resolves the {which} ability of Politics", action)
+    elif followers:
+        raise ScenarioError("the players who resolve the secondary ability follow the primary: "
+                            "write 'Alice resolves the primary ability of Politics, choosing "
+                            "Bob as speaker, and Bob and Carol resolve its secondary ability'")
+    if followers:
+        names = parse_names(followers)
+        action = {"type": "politics", "player": player, "speaker": speaker, "secondary": names}
+        text += f", and {followers} resolve its secondary ability"
+    oracle_world.act(text, action)
 
 
 @when('the status phase step "Draw Action Cards" is resolved')

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 # -- 'Then the action is rejected, citing RULE' -------------------------------------------------
 
 def reference_engine(doc: str, body: str) -> str:
@@ -41,20 +43,24 @@ def test_a_rejection_that_names_no_rule_leaves_the_citing_check_unsupported(orac
     assert run.status("ti4:note-9") == "pass"  # its other scenarios judged it
 
 
-# -- laws declared like cards (ti4/law/NAME) --------------------------------------------------
+# -- what an engine does not declare ---------------------------------------------------------
 
-WITHOUT_A_LAW = reference_engine(
-    "Models laws in play, but not Executive Sanctions' effect: it does not declare it.",
+WITHOUT = reference_engine(
+    "The reference engine without one capability (the module's LACKS).",
     """def capabilities(self):
-    return [c for c in super().capabilities() if c != "ti4/law/Executive Sanctions"]
+    return [c for c in super().capabilities() if c != LACKS]
 """)
 
 
-def test_a_law_the_engine_does_not_declare_leaves_its_scenarios_unsupported(oracle,
-                                                                         engine_module):
-    engine_module("nolaw", WITHOUT_A_LAW)
-    run = oracle("run", "--engine", "nolaw:factory", "--rule", "ti4:2.4.1")
-    law = [s for s in run.scenarios() if "law" in s["name"]]
-    assert [s["status"] for s in law] == ["unsupported"], law
-    assert "ti4/law/Executive Sanctions" in law[0]["message"]
-    assert run.status("ti4:2.4.1") == "pass" and run.code == 0
+@pytest.mark.parametrize("lacks, rule, scenario", [
+    ("ti4/law/Executive Sanctions", "ti4:2.4.1", "A law in play sets"),
+    ("ti4/politics-deal", "ti4:2.2", "Politics is dealt as one deal"),
+])
+def test_what_the_engine_does_not_declare_leaves_its_scenarios_unsupported(
+        oracle, engine_module, lacks, rule, scenario):
+    engine_module("without", f"LACKS = {lacks!r}\n{WITHOUT}")
+    run = oracle("run", "--engine", "without:factory", "--rule", rule)
+    found = [s for s in run.scenarios() if s["name"].startswith(scenario)]
+    assert [s["status"] for s in found] == ["unsupported"], found
+    assert lacks in found[0]["message"]
+    assert run.status(rule) == "pass" and run.code == 0

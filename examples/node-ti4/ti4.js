@@ -407,6 +407,8 @@ class Ti4Engine {
       played: [], // play records that resolved (cancelled ones never get here)
       pending: [], // {player, decision, count}
       dealing: [], // the rest of a status-phase deal: [name, count], next first
+      dealOpen: false, // a deal is going on: an emptied deck waits (ti4:81.note-2)
+      dealResume: null, // [name, cards still to take, Scheming's extra, cards taken before]
       statusDealt: false,
       turn: 0,
       windowOccurrence: 0,
@@ -509,7 +511,9 @@ class Ti4Engine {
       this.reshuffleIfDepleted();
       if (!game.draw.length) break;
       taken.push(game.draw.shift());
-      this.reshuffleIfDepleted(); // ti4:note-4: immediately, not at the next draw
+      // ti4:note-4: immediately, not at the next draw; in a deal, once those dealt from the
+      // old deck have discarded down to their hand limit (ti4:81.note-2: dealTo does it).
+      if (!game.dealOpen) this.reshuffleIfDepleted();
     }
     return taken;
   }
@@ -531,10 +535,16 @@ class Ti4Engine {
   playerDraws(player, n) {
     if (n <= 0) return;
     const extra = player.faction === YSSARIL ? SCHEMING_EXTRA : 0;
-    const drawn = this.takeFromDeck(n + extra);
+    this.drawCards(player, n + extra, extra, 0);
+  }
+
+  /** Take `total` cards (Scheming's `extra` among them; `before`: taken before a deal
+   * waited), then the Scheming discard or the hand-limit check. */
+  drawCards(player, total, extra, before) {
+    const drawn = this.takeFromDeck(total);
     player.hand.push(...drawn);
     this.emit('drew', { player: player.name, count: drawn.length });
-    if (extra && drawn.length && player.hand.length) {
+    if (extra && (drawn.length || before) && player.hand.length) {
       this.addPending(player.name, 'discard', Math.min(SCHEMING_DISCARD, player.hand.length));
       return;
     }
@@ -618,13 +628,44 @@ class Ti4Engine {
 
   // -- dealing (ti4:2.1, ti4:note-5, ti4:note-5.1, ti4:note-5.2) -------------------------------
 
-  /** Deal the rest of the queue, one player at a time, pausing while a decision is pending. */
+  /** Deal the rest of the queue, one player at a time, pausing while a decision is pending;
+   * a deal over reshuffles a deck it emptied (ti4:note-4). */
   continueDealing() {
     const game = this.game;
-    while (game.dealing.length && !game.pending.length) {
-      const [name, n] = game.dealing.shift();
-      this.playerDraws(game.players[name], n);
+    while (!game.pending.length) {
+      if (game.dealResume) {
+        const [name, total, extra, before] = game.dealResume;
+        game.dealResume = null;
+        this.drawCards(game.players[name], total, extra, before);
+      } else if (game.dealing.length) {
+        const [name, n] = game.dealing.shift();
+        this.dealTo(game.players[name], n);
+      } else {
+        break;
+      }
     }
+    if (game.dealOpen && !game.dealing.length && !game.dealResume && !game.pending.length) {
+      game.dealOpen = false;
+      this.reshuffleIfDepleted();
+    }
+  }
+
+  /** One player's turn in a deal: when the deck runs out part-way through their cards, they
+   * take the old deck's last cards and discard down to the hand limit if they must; the
+   * deal waits, reshuffles, then deals them the rest (ti4:81.note-2, ti4:66.note-1). */
+  dealTo(player, n) {
+    const game = this.game;
+    const extra = player.faction === YSSARIL ? SCHEMING_EXTRA : 0;
+    const total = n + extra;
+    if (n <= 0 || game.draw.length >= total || !game.draw.length || !game.discard.length) {
+      this.playerDraws(player, n);
+      return;
+    }
+    const last = this.takeFromDeck(game.draw.length);
+    player.hand.push(...last);
+    this.emit('drew', { player: player.name, count: last.length });
+    this.handChanged(player);
+    game.dealResume = [player.name, total - last.length, extra, last.length];
   }
 
   actStatusDraw() {
@@ -632,12 +673,13 @@ class Ti4Engine {
     this.checkNothingBeingPlayed('draw action cards');
     if (game.phase !== 'status') reject('action cards are dealt in the status phase', RULE.r2_1);
     for (const p of game.pending) this.checkNotPending(p.player, 'go on with the dealing');
-    if (game.dealing.length || game.statusDealt) {
+    if (game.dealing.length || game.dealResume || game.statusDealt) {
       reject("this status phase's cards were already dealt", RULE.r2_1);
     }
     game.statusDealt = true;
     game.dealing = game.initiative.map((name) => [name,
       game.players[name].technologies.includes(NEURAL_MOTIVATOR) ? NEURAL_MOTIVATOR_DRAW : STATUS_DRAW]);
+    game.dealOpen = true;
     this.continueDealing();
   }
 

@@ -113,6 +113,28 @@ Feature: Drawing action cards
         | Alice resolves the primary ability of Politics, choosing Carol as speaker | allowed  |
         | Alice reveals card A                                                    | rejected |
 
+    Scenario: Politics is dealt as one deal, clockwise from the active player
+      Cites: ti4:66.3#1 "beginning with the player to the left of the active player and proceeding clockwise"
+      Cites: ti4:66.note-1#1 "they will be dealt out in clockwise order from the active player"
+      # Bob is the active player: Carol, on his left, is dealt before Alice, although Alice
+      # is first in initiative order and the step names her first.
+      Given it is the action phase, Bob's turn
+      And the initiative order is Alice, Bob and Carol
+      And Bob has the Politics strategy card
+      And Alice is the speaker
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And the action deck is card A, card B, card C, card D and 4 other cards
+      When Bob resolves the primary ability of Politics, choosing Carol as speaker, and Alice and Carol resolve its secondary ability
+      Then Bob holds card A and card B
+      And Carol holds card C and card D
+      And Alice holds 2 cards
+      And the action deck is 2 cards
+      And Alice has 1 command token in her strategy pool
+      And Carol has 1 command token in her strategy pool
+
     Scenario: Neural Motivator adds nothing to a Politics draw
       Cites: ti4:66.2.2#1 "The active player draws two action cards."
       Given it is the action phase, Alice's turn
@@ -190,6 +212,36 @@ Feature: Drawing action cards
       When Alice draws 3 action cards
       Then Alice holds card A, card B and card C
       And the action deck is empty
+      And the action discard pile is empty
+
+    Scenario: A deal reshuffles only after the players dealt from the old deck discard down
+      Cites: ti4:81.note-2#2 "After those players have discarded down to their seven card hand limit, if necessary, the discard pile will be shuffled"
+      Cites: ti4:81.note-2#3 "The remaining players"
+      # Carol's draw first shows the hand limit at work. Then Bob is dealt card C and Alice
+      # the old deck's last card, which puts her over the limit: the discard pile waits for
+      # the card she discards, then the new deck deals Carol.
+      Given it is the status phase
+      And the initiative order is Bob, Alice and Carol
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And Alice holds 7 cards
+      And Carol holds 7 cards
+      And the action deck is card D, card C and card A
+      And the action discard pile is card B
+      When Carol draws 1 action card
+      And Carol keeps all cards but card D
+      And the status phase step "Draw Action Cards" is resolved
+      Then Bob holds card C
+      And Alice must keep 7 cards
+      And Carol holds 7 cards
+      And the action deck is empty
+      And the action discard pile is card D and card B
+      When Alice keeps all cards but card A
+      Then Carol holds 8 cards
+      And Carol must keep 7 cards
+      And the action deck is 2 cards
       And the action discard pile is empty
 
     Scenario: The status phase deal goes on from the reshuffled deck

@@ -62,3 +62,41 @@ Feature: The Council's rulings on the game's flow around action cards
       Then no decision is pending
       And Alice holds 5 cards
       And the law "Executive Sanctions" is not in play
+
+  @ti4:note-4
+  Rule: Note 4 In a Politics deal, the reshuffle waits for those dealt from the old deck to discard down
+    Ruling: r1
+    Source: Living Rules Reference, 66 Politics, note 1 (https://www.tirules.com/R_politics)
+    Date: 2026-11-27
+    Authority: The Living Rules Reference, recorded by the Council of Rules
+    Status: official
+    Cites: ti4:note-4#1 "immediately shuffle the discard pile"
+    Cites: ti4:66.note-1#2 "After those players have discarded down to their seven card hand limit, if necessary, the discard pile will be shuffled to form a new deck."
+    Cites: ti4:66.note-1#3 "including the player who received the last action card from the previous deck"
+
+    Scenario: The active player discards down before the reshuffle, then draws the rest of their cards
+      # Alice takes the old deck's last card, goes over the limit and discards first; only
+      # then is the pile (with her discard) shuffled, she takes her second card, discards
+      # again, and Bob is dealt his two, the second after another reshuffle.
+      Given it is the action phase, Alice's turn
+      And Alice has the Politics strategy card
+      And Carol is the speaker
+      And card A is any card
+      And card B is any other card
+      And Alice holds 7 cards
+      And the action deck is card A
+      And the action discard pile is card B
+      When Alice resolves the primary ability of Politics, choosing Bob as speaker, and Bob resolves its secondary ability
+      Then Alice must keep 7 cards
+      And the action deck is empty
+      And the action discard pile is card B
+      And Bob holds no cards
+      When Alice keeps all cards but card A
+      Then Alice must keep 7 cards
+      And the action deck is 1 card
+      And the action discard pile is empty
+      When Alice keeps 7 cards
+      Then Bob holds 2 cards
+      And no decision is pending
+      And the action deck is empty
+      And the action discard pile is empty

@@ -28,8 +28,11 @@ from oracle.scenario.diagnosis import (
 )
 
 DECK = "action"
-DRAWS = frozenset({"draw", "status_draw", "politics_primary", "politics_secondary"})
-POLITICS = frozenset({"politics_primary", "politics_secondary"})
+DRAWS = frozenset({"draw", "status_draw", "politics_primary", "politics_secondary",
+                   "politics"})
+POLITICS = frozenset({"politics_primary", "politics_secondary", "politics"})
+#: The actions that deal cards to several players in turn (ti4:note-5).
+DEALS = frozenset({"status_draw", "politics"})
 SABOTAGE = "Sabotage"
 BASE_HAND_LIMIT = 7
 POLITICS_DRAW = 2
@@ -185,7 +188,8 @@ def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
         if len(cards) > 1 + _ability_cards(t, player):
             return f"{player} received {len(cards)} cards in the status phase, not one"
     needed = sum(1 + _ability_cards(t, p) for p in gains)
-    if not t.after.get("pending") and len(draw_pile(t.before, DECK)) >= needed:
+    if not t.after.get("pending") and (len(draw_pile(t.before, DECK)) >= needed
+                                       or draw_pile(t.after, DECK)):
         skipped = [p for p, cards in gains.items() if not cards]
         if skipped:
             return f"the status phase dealt no card to {', '.join(skipped)}"
@@ -208,8 +212,10 @@ def deal_order(history: Sequence[Transition], i: int) -> str | None:
                 f"{', '.join(order)}")
     dealt = [p for p in order if len(gains.get(p, [])) == 1 and _plain_drawer(t, p)]
     total = sum(len(cards) for cards in gains.values())
-    if total > len(deck) or any(deck[:total].count(gains[p][0]) != 1 for p in dealt):
-        return None  # a reshuffle mid-deal, or a card the deck top holds twice
+    if total > len(deck):
+        return _old_deck_order(t, order, deck, gains)
+    if any(deck[:total].count(gains[p][0]) != 1 for p in dealt):
+        return None  # a card the deck top holds twice
     position = {p: deck.index(gains[p][0]) for p in dealt}
     actual = sorted(dealt, key=position.__getitem__)
     if actual != dealt:
@@ -217,17 +223,67 @@ def deal_order(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def _old_deck_order(t: Transition, order: list[str], deck: list[str],
+                    gains: Mapping[str, list[str]]) -> str | None:
+    """ti4:note-5 in a deal that ran the deck out: the old deck's cards, top first, went to
+    the first players in the order (judged only when every player draws plainly, one card
+    each, and no name repeats: otherwise who got which copy is not known)."""
+    cards = [c for p in order for c in gains.get(p, [])]
+    if (len(set(cards)) != len(cards) or len(set(deck)) != len(deck)
+            or any(len(gains.get(p, [])) > 1 or not _plain_drawer(t, p) for p in order)):
+        return None
+    owner = {gains[p][0]: p for p in order if gains.get(p)}
+    got = [owner.get(card) for card in deck]
+    if None in got or got == order[:len(got)]:
+        return None
+    return (f"the old deck's cards went to {', '.join(map(str, got))} in that order, not to "
+            f"{', '.join(order[:len(got)])}")
+
+
+def _deal_order(t: Transition) -> list[str]:
+    """Who a deal serves, in order: the status phase's initiative order (ti4:note-5), or
+    Politics' active player, then the secondary clockwise from them (ti4:66.3)."""
+    seats = [p["name"] for p in t.given.get("players") or ()]
+    if t.kind == "status_draw":
+        return list(t.given.get("initiative") or seats)
+    active = t.action["player"]
+    start = seats.index(active)
+    clockwise = seats[start + 1:] + seats[:start]
+    return [active, *(p for p in clockwise if p in (t.action.get("secondary") or ()))]
+
+
+def deal_waits(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-10: a player over the limit discards the excess at once, so a deal waits for
+    that discard: nobody later in the deal draws while it is owed."""
+    t = history[i]
+    owing = [p.get("player") for p in t.after.get("pending") or ()
+             if p.get("decision") == "keep"]
+    order = _deal_order(t)
+    gains = hands_gained(t)
+    for player in owing:
+        if player in order:
+            later = [q for q in order[order.index(player) + 1:] if gains.get(q)]
+            if later:
+                return (f"{', '.join(later)} received cards while {player} still owed the "
+                        "hand-limit discard")
+    return None
+
+
 def politics_draws_two(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.2: resolving Politics (primary or secondary) draws two cards (three for the
     Yssaril player, whose Scheming adds one)."""
     t = history[i]
-    player = t.action.get("player")
-    wanted = min(POLITICS_DRAW + (1 if _yssaril(t, player) else 0), _available(t))
-    got = len(hands_gained(t).get(player, []))
-    if got < wanted and len(draw_pile(t.before, DECK)) < wanted:
-        return None  # a draw that runs the deck out goes on after the reshuffle: note-4
-    if got != wanted:
-        return f"{player} received {got} card(s) from Politics, not {wanted}"
+    if t.kind == "politics" and t.after.get("pending"):
+        return None  # the deal waits for a decision; the rest of it comes later
+    players = [t.action.get("player"), *(t.action.get("secondary") or ())]
+    wanted = {p: POLITICS_DRAW + (1 if _yssaril(t, p) else 0) for p in players}
+    short = sum(wanted.values()) > len(draw_pile(t.before, DECK))
+    for player, count in wanted.items():
+        got = len(hands_gained(t).get(player, []))
+        if got < count and short:
+            continue  # a draw that runs the deck out goes on after the reshuffle: note-4
+        if got != count:
+            return f"{player} received {got} card(s) from Politics, not {count}"
     return None
 
 
@@ -236,13 +292,18 @@ def reshuffled(history: Sequence[Transition], i: int) -> str | None:
     draw goes on from the new deck."""
     t = history[i]
     deck = len(draw_pile(t.before, DECK))
+    if t.kind in DEALS and any(p.get("decision") == "keep" for p in t.after.get("pending") or ()):
+        return None  # a deal reshuffles after the discards of those dealt (ti4:66.note-1)
     if (_drawn(t) and not draw_pile(t.after, DECK) and discard_pile(t.before, DECK)
             and discard_pile(t.after, DECK)):
         return "the deck ran out and the discard pile was not shuffled into a new deck"
+    # Cards drawn beyond the old deck that the discard pile holds came from a reshuffle that
+    # left the pile behind (others were made out of nothing: 2.3's business).
+    beyond = gained(draw_pile(t.before, DECK), _drawn(t))
     if (_drawn(t) and len(_drawn(t)) >= deck and discard_pile(t.before, DECK)
-            and discard_pile(t.after, DECK)):
+            and discard_pile(t.after, DECK) and contains(discard_pile(t.before, DECK), beyond)):
         return "the deck ran out and the discard pile stayed where it was"
-    if t.kind in DRAWS - {"status_draw"}:
+    if t.kind in DRAWS - DEALS:
         player = t.action.get("player")
         wanted = (int(t.action.get("count", 1)) if t.kind == "draw"
                   else POLITICS_DRAW + int(_yssaril(t, player)))
@@ -319,8 +380,13 @@ def _kept(t: Transition, modified: bool) -> str | None:
     if "keep" not in choice or _modified(t, player) != modified:
         return None
     kept, left = list(choice["keep"]), hand(t.after, player)
-    if sorted(left) != sorted(kept):
+    # A paused deal that went on (the deck changed) may deal this player more cards, and
+    # reshuffle the pile their discards went to (ti4:66.note-1).
+    dealt_on = draw_pile(t.before, DECK) != draw_pile(t.after, DECK)
+    if not contains(left, kept) or (not dealt_on and sorted(left) != sorted(kept)):
         return f"{player} kept {sorted(kept)} but holds {sorted(left)}"
+    if not contains(discard_pile(t.after, DECK), discard_pile(t.before, DECK)):
+        return None  # the pile was reshuffled: where the discards went is not seen
     gone = gained(hand(t.after, player), hand(t.before, player))
     missing = gained(gained(discard_pile(t.before, DECK), discard_pile(t.after, DECK)), gone)
     return f"{sorted(missing)} left {player}'s hand but not for the discard pile" if missing \
@@ -499,6 +565,7 @@ DIAGNOSTICS = (
     Diagnostic("draw-from-top", draw_from_top, DRAWS),
     Diagnostic("status-draw", status_phase_deals, frozenset({"status_draw"})),
     Diagnostic("deal-order", deal_order, frozenset({"status_draw"})),
+    Diagnostic("deal-waits", deal_waits, DEALS),
     Diagnostic("politics-draw", politics_draws_two, POLITICS),
     Diagnostic("reshuffle", reshuffled, DRAWS),
     Diagnostic("draw-from-top", cards_conserved, DRAWS),

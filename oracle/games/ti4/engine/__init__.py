@@ -84,6 +84,7 @@ class ReferenceEngine(
         "end_turn": "act_end_turn",
         "politics_primary": "act_politics_primary",
         "politics_secondary": "act_politics_secondary",
+        "politics": "act_politics",
         "status_draw": "act_status_draw",
         "trade": "act_trade",
     }
@@ -104,6 +105,7 @@ class ReferenceEngine(
             "ti4/hand-limit",
             "ti4/status-phase",
             "ti4/politics",
+            "ti4/politics-deal",
             "ti4/transactions",
             "ti4/sabotage",
             "ti4/units",

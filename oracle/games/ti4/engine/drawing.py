@@ -44,8 +44,16 @@ class Drawing:
         return taken
 
     def after_deck_change(self) -> None:
-        """ti4:note-4: the moment the draw pile is emptied, the discard pile is reshuffled."""
-        self.reshuffle_if_depleted()
+        """ti4:note-4: the moment the draw pile is emptied, the discard pile is reshuffled;
+        in a deal, once the players dealt from it have discarded down (``reshuffle_waits``)."""
+        if not self.reshuffle_waits():
+            self.reshuffle_if_depleted()
+
+    def reshuffle_waits(self) -> bool:
+        """ti4:66.note-1, ti4:81.note-2: in a deal, the players dealt the old deck's last
+        cards discard down to their hand limit before the discard pile is reshuffled, so the
+        deal reshuffles when it goes on (``deal_to``), not the moment the deck empties."""
+        return self.g.deal_open
 
     def reshuffle_if_depleted(self) -> None:
         """ti4:note-4: an empty draw pile becomes the shuffled discard pile (if there is one)."""
@@ -73,14 +81,62 @@ class Drawing:
         if count <= 0:
             return
         extra = self.scheming_extra(player)
-        drawn = self.take_from_deck(count + extra)
+        self.draw_cards(player, count + extra, extra)
+
+    def draw_cards(self, player: PlayerState, total: int, extra: int, before: int = 0) -> None:
+        """Take ``total`` cards (Scheming's ``extra`` among them; ``before``: cards this draw
+        took before a deal waited), then the Scheming discard or the hand-limit check."""
+        drawn = self.take_from_deck(total)
         player.hand.extend(drawn)
         self.emit("drew", player=player.name, count=len(drawn))
-        if extra and drawn and player.hand:
+        if extra and (drawn or before) and player.hand:
             n = min(self.scheming_discard_count(player), len(player.hand))
             self.add_pending(player.name, "discard", n)
             return
         self.hand_changed(player)
+
+    def deal_to(self, player: PlayerState, count: int) -> None:
+        """One player's turn in a deal (ti4:note-5). When the deck runs out part-way through
+        their cards, they take the old deck's last cards and discard down to their hand
+        limit if they must; the deal waits for that, reshuffles, then deals them the rest
+        (ti4:66.note-1, ti4:81.note-2: "including the player who received the last action
+        card from the previous deck")."""
+        game = self.g
+        extra = self.scheming_extra(player)
+        total = count + extra
+        if count <= 0 or len(game.draw) >= total or not game.draw or not game.discard:
+            self.player_draws(player, count)
+            return
+        last = self.take_from_deck(len(game.draw))
+        player.hand.extend(last)
+        self.emit("drew", player=player.name, count=len(last))
+        self.hand_changed(player)
+        game.deal_resume = (player.name, total - len(last), extra, len(last))
+
+    def continue_dealing(self) -> None:
+        """Deal to the rest of the queue until it is empty or a decision makes it wait; a
+        deal over (nothing pending) reshuffles a deck it emptied (ti4:note-4)."""
+        game = self.g
+        while not self.dealing_paused():
+            if game.deal_resume is not None:
+                name, total, extra, before = game.deal_resume
+                game.deal_resume = None
+                self.draw_cards(game.players[name], total, extra, before)
+            elif game.dealing:
+                name, count = game.dealing.pop(0)
+                self.deal_to(game.players[name], count)
+            else:
+                break
+        if game.deal_open and not game.dealing and game.deal_resume is None \
+                and not self.dealing_paused():
+            game.deal_open = False
+            self.reshuffle_if_depleted()
+
+    def start_deal(self, queue: list[tuple[str, int]]) -> None:
+        """Deal ``queue`` ((player, cards), first first), pausing for decisions."""
+        self.g.dealing = list(queue)
+        self.g.deal_open = True
+        self.continue_dealing()
 
     def dealing_order(self) -> list[str]:
         """ti4:note-5: action cards are dealt out in initiative order."""
@@ -100,12 +156,6 @@ class Drawing:
         """ti4:note-5.2, ti4:note-10: the next player draws only after pending discards."""
         return bool(self.g.pending)
 
-    def continue_dealing(self) -> None:
-        """Deal to the rest of the queue until it is empty or a decision makes it wait."""
-        game = self.g
-        while game.dealing and not self.dealing_paused():
-            name, count = game.dealing.pop(0)
-            self.player_draws(game.players[name], count)
 
     def act_status_draw(self, action: JSON) -> None:
         """ti4:2.1: the status phase's "Draw Action Cards" step, once per status phase."""
@@ -115,11 +165,10 @@ class Drawing:
             raise Rejected(Rejection("action cards are dealt in the status phase", RULE_2_1))
         for pending in game.pending:
             self.require(self.check_not_pending(pending.player, "go on with the dealing"))
-        if game.dealing or game.status_dealt:
+        if game.dealing or game.deal_resume or game.status_dealt:
             raise Rejected(Rejection("this status phase's cards were already dealt", RULE_2_1))
         game.status_dealt = True
-        game.dealing = self.status_dealing_queue()
-        self.continue_dealing()
+        self.start_deal(self.status_dealing_queue())
 
     def act_draw(self, action: JSON) -> None:
         """ti4:2.3: a game effect makes a player draw (Scheming applies, ti4:note-5.2)."""

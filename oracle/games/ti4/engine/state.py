@@ -111,6 +111,12 @@ class GameState:
     pending: list[Pending] = field(default_factory=list)
     #: The rest of a multi-player dealing: (player, cards to draw), next first.
     dealing: list[tuple[str, int]] = field(default_factory=list)
+    #: A deal (the status phase's, Politics') is going on: an emptied deck waits for the
+    #: discards of the players dealt from it before it is reshuffled (ti4:66.note-1).
+    deal_open: bool = False
+    #: A player whose cards the deck ran out on, waiting for those discards: (player, cards
+    #: still to take, Scheming's extra card among them, cards taken before the wait).
+    deal_resume: tuple[str, int, int, int] | None = None
     status_dealt: bool = False
     turn: int = 0
     window_occurrence: int = 0

@@ -12,6 +12,7 @@ from collections import Counter
 from oracle.games.kit import JSON, Rejected, Rejection, RequestError
 from oracle.games.kit import contains as _contains
 from oracle.games.kit import need as _need
+from oracle.games.kit import str_list as _str_list
 from oracle.games.ti4.engine.state import RULE_2_2, RULE_NOTE_3, PlayerState
 
 
@@ -29,9 +30,15 @@ class TurnActions:
 
     def act_politics_primary(self, action: JSON) -> None:
         """ti4:2.2: the active player holding Politics picks a new speaker and draws two."""
-        game = self.g
         player = self.player(action.get("player"))
         speaker = self.player(action.get("speaker"))
+        self.check_politics_primary(player, speaker)
+        self.resolve_politics_primary(player, speaker)
+        self.player_draws(player, self.politics_draw_count(player))
+
+    def check_politics_primary(self, player: PlayerState, speaker: PlayerState) -> None:
+        """ti4:2.2, ti4:66.1: who may resolve Politics' primary ability, and when."""
+        game = self.g
         self.require(self.check_nothing_being_played("resolve Politics"))
         self.require(self.check_not_pending(player.name, "resolve Politics"))
         if game.phase != "action":
@@ -48,12 +55,15 @@ class TurnActions:
             )
         if speaker.name == game.speaker:
             raise Rejected(Rejection(f"{speaker.name} already holds the speaker token", RULE_2_2))
+
+    def resolve_politics_primary(self, player: PlayerState, speaker: PlayerState) -> None:
+        """ti4:66.2.1: the new speaker; the strategic action uses the card and the action."""
+        game = self.g
         game.speaker = speaker.name
         game.exhausted.add(self.POLITICS)
         game.action_taken = True
         game.strategic_action = self.POLITICS
         self.emit("speaker", player=speaker.name)
-        self.player_draws(player, self.politics_draw_count(player))
 
     def secondary_open(self, card: str) -> bool:
         """ti4:66.3: a strategy card's secondary ability is resolved after the active player
@@ -69,11 +79,18 @@ class TurnActions:
         self.require(self.check_not_pending(player.name, "resolve Politics"))
         if game.phase != "action":
             raise Rejected(Rejection("Politics is resolved in the action phase", RULE_2_2))
+        self.check_politics_secondary(player, open_=self.secondary_open(self.POLITICS))
+        player.command_tokens["strategy"] -= 1
+        self.player_draws(player, self.politics_draw_count(player))
+
+    def check_politics_secondary(self, player: PlayerState, open_: bool = True) -> None:
+        """ti4:2.2, ti4:83.4: another player than Politics' holder, once the primary ability
+        is resolved (``open_``, ti4:66.3), with a command token in their strategy pool."""
         if self.POLITICS in player.strategy_cards:
             raise Rejected(
                 Rejection(f"{player.name} holds Politics and resolves its primary", RULE_2_2)
             )
-        if not self.secondary_open(self.POLITICS):
+        if not open_:
             raise Rejected(Rejection("Politics' secondary ability is resolved only after the "
                                      "active player resolves its primary ability, in that "
                                      "strategic action", RULE_2_2))
@@ -81,8 +98,37 @@ class TurnActions:
             raise Rejected(
                 Rejection(f"{player.name} has no command token in their strategy pool", RULE_2_2)
             )
-        player.command_tokens["strategy"] -= 1
-        self.player_draws(player, self.politics_draw_count(player))
+
+    def act_politics(self, action: JSON) -> None:
+        """ti4:2.2 as ti4:66 deals it: the active player resolves the primary ability, then
+        each player who resolves the secondary spends a strategy-pool token, and the cards
+        are dealt as one deal, clockwise from the active player (ti4:66.3, ti4:66.note-1):
+        a pending discard holds up the next player, and the reshuffle (``deal_to``)."""
+        player = self.player(action.get("player"))
+        speaker = self.player(action.get("speaker"))
+        followers = [self.player(n) for n in _str_list(action.get("secondary", []),
+                                                       "politics.secondary")]
+        names = [f.name for f in followers]
+        if len(set(names)) != len(names) or player.name in names:
+            raise RequestError("politics.secondary lists each other player at most once")
+        self.check_politics_primary(player, speaker)
+        for follower in followers:
+            self.check_politics_secondary(follower)
+        self.resolve_politics_primary(player, speaker)
+        queue = [(player.name, self.politics_draw_count(player))]
+        for follower in self.politics_order(player, followers):
+            follower.command_tokens["strategy"] -= 1
+            queue.append((follower.name, self.politics_draw_count(follower)))
+        self.start_deal(queue)
+
+    def politics_order(self, active: PlayerState, followers: list[PlayerState]
+                       ) -> list[PlayerState]:
+        """ti4:66.3: the secondary ability, beginning with the player to the left of the
+        active player and proceeding clockwise (seat order)."""
+        seats = self.g.seats
+        start = seats.index(active.name)
+        clockwise = seats[start + 1:] + seats[:start]
+        return sorted(followers, key=lambda f: clockwise.index(f.name))
 
     def act_reveal(self, action: JSON) -> None:
         """ti4:note-3: a player may show any of their cards to everyone."""

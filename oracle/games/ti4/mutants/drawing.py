@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from oracle.games.kit.slips import returns
 from oracle.games.ti4.engine import ReferenceEngine as Ref
 from oracle.games.ti4.mutants.base import mutant
 from oracle.mutants import Mutant
@@ -56,6 +57,10 @@ def _secondary_any_time(self: Ref, card: str) -> bool:
 
 def _neural_motivator_on_politics(self: Ref, player: Any) -> int:
     return self.POLITICS_DRAW + (self.NEURAL_MOTIVATOR in player.technologies)
+
+
+def _politics_in_initiative_order(self: Ref, active: Any, followers: list[Any]) -> list[Any]:
+    return sorted(followers, key=lambda f: self.g.initiative.index(f.name))
 
 
 # -- ti4:2.3 ---------------------------------------------------------------------------------
@@ -186,6 +191,12 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("neural_motivator_on_politics", ("2.2",),
            "Neural Motivator adds a card to Politics draws too",
            politics_draw_count=_neural_motivator_on_politics),
+    mutant("politics_deal_in_initiative_order", ("2.2",),
+           "Politics' secondary ability is dealt in initiative order, not clockwise",
+           politics_order=_politics_in_initiative_order),
+    mutant("politics_deal_in_named_order", ("2.2",),
+           "Politics' secondary ability is dealt in the order the players answered",
+           politics_order=lambda self, active, followers: list(followers)),
     # ti4:2.3
     mutant("draw_ignores_count", ("2.3",),
            "a game effect that draws several cards draws only one",
@@ -219,6 +230,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("reshuffle_keeps_discard", ("note-4",),
            "the reshuffled deck is a copy of the discard pile, which stays where it was",
            reshuffle_if_depleted=_reshuffle_keeps_discard),
+    mutant("deal_reshuffles_before_discards", ("note-4",),
+           "a deal that empties the deck reshuffles at once, before those dealt from it "
+           "discard down to their hand limit",
+           reshuffle_waits=returns(False)),
     mutant("reshuffle_after_the_draw", ("note-4",),
            "a draw that empties the deck stops there; the deck is rebuilt after it",
            take_from_deck=_reshuffle_after_the_draw),
