@@ -18,7 +18,8 @@ def test_json_is_the_games_card_facts(game_id, capsys):
     game = discover_games()[game_id]
     assert printed["game"] == game_id
     assert printed["decks"] == game.cards
-    assert printed["file"].endswith("cards.yaml")
+    # the file inside its features folder: no machine's path (the JSON gets checked in)
+    assert printed["file"] == f"{game.folder.name}/{game.cards_file}" == f"{game_id}/cards.yaml"
 
 
 def test_text_lists_every_card_and_nested_action_with_the_fields_explained(capsys):

@@ -34,7 +34,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--game", required=True, metavar="ID", help="the game (ti4, eu-pop)")
     parser.add_argument("--json", action="store_true",
                         help="print the facts as JSON: {game, file, decks: {DECK: [card, "
-                             "...]}} plus the file's other top-level keys (EU: illustrative)")
+                             "...]}} plus the file's other top-level keys (EU: illustrative); "
+                             "file is the facts' file inside its features folder "
+                             "(eu-pop/cards.yaml), the same on every machine")
     options.by_name()["features"].add_to_cli(parser)
 
 
@@ -59,8 +61,11 @@ def main(ns: argparse.Namespace) -> int:
     path = game.folder / game.cards_file
     data = dict(read_game_file(path, "the card facts") or {})
     if ns.json:
-        print(json.dumps({**data, "game": game.id, "file": str(path),
-                          "decks": game.cards}, ensure_ascii=False, indent=1))
+        # The file inside its features folder, not its absolute path: the JSON is checked
+        # into engine repositories, and the path of one machine's virtualenv is no fact.
+        print(json.dumps({**data, "game": game.id, "file": f"{game.folder.name}/"
+                          f"{game.cards_file}", "decks": game.cards},
+                         ensure_ascii=False, indent=1))
         return 0
     print(render_text(game.id, path, data, game.cards), end="")
     return 0
