@@ -140,6 +140,9 @@ def _parser() -> argparse.ArgumentParser:
     capabilities.add_parser(sub)
     cards.add_parser(sub)
     coverage.add_parser(sub)
+    from oracle.cli import editions
+
+    editions.add_parsers(sub)
     return parser
 
 
@@ -291,6 +294,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.coverage import main as coverage_main
 
         return coverage_main(ns)
+    if ns.command in ("drift",):
+        from oracle.cli.editions import main as editions_main
+
+        return editions_main(ns)
     if ns.command == "new-adapter":
         from oracle.cli.scaffold import main as new_adapter
 
