@@ -193,6 +193,11 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option("lang", "show each rule's text in this language, with its number there, where "
            "the catalog has it (ru: the Russian TI4 section, 28.x); other rules in the "
            "language of their source", metavar="LANG", type=_lang),
+    Option("edition", "run the suite and rulings as of this edition of a game's rules (the "
+           "catalog's editions: ti4 has lrr, lrr-wiki, lrr-site and ru): a scenario citing a "
+           "sentence the edition lacks is untestable, 'not in this edition', and each rule "
+           "reads as the edition words it; NAME, or GAME:NAME where two games share a name; "
+           "repeatable, one per game", metavar="[GAME:]NAME", kind="list"),
 )
 
 #: Options that shape which scenarios run or how, and so belong in a reproduce command.

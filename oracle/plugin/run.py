@@ -38,9 +38,11 @@ from oracle.report.judge import (
 )
 from oracle.report.model import USER_PROPERTY
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
-from oracle.scenario.outcomes import EngineFault
+from oracle.scenario.outcomes import EngineFault, NotInEdition
 from oracle.suite import checked as suite_checked
-from oracle.suite.catalog import CatalogFileError
+from oracle.suite import editions as run_editions
+from oracle.suite.bdd import scenario_behind
+from oracle.suite.catalog import CatalogFileError, Edition
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game, bundled_features_dir, discover_games, features_note
 from oracle.suite.lint import check_suite, find_rulings, rule_tags
@@ -84,6 +86,8 @@ class OracleRun:
     all_games: bool = False
     #: Show rule texts in this language where catalogs have it (``--lang ru``).
     lang: str | None = None
+    #: The edition each game runs as of (``--edition``); a game not named, its canonical.
+    editions: dict[str, Edition] = field(default_factory=dict)
     #: Every option's value by name, for the reproduce command of a failure.
     values: dict[str, Any] = field(default_factory=dict)
     #: False when plain pytest was pointed at other tests with the engine named only in the
@@ -157,6 +161,7 @@ class OracleRun:
                 require_coverage=values["require_coverage"], shard=shard,  # type: ignore[arg-type]
                 all_games=values["all_games"], values=values, lang=values.get("lang"),
                 breaker=Breaker(spec, values["max_timeouts"]),
+                editions=run_editions.choose_editions(values.get("edition") or (), games),
             )
             if values["expectations"]:
                 run.expectations = load_expectations(
@@ -294,6 +299,18 @@ class OracleRun:
             return ()
         return scenario.cited_anchors if scenario is not None else ()
 
+    def not_in_edition(self, item: pytest.Item) -> str | None:
+        """Why a collected scenario cannot be tested as of its game's edition (``--edition``:
+        it cites a sentence the edition lacks), or None."""
+        rules = rules_of(item)
+        game = self.games.get(rules[0].partition(":")[0]) if rules else None
+        edition = self.editions.get(game.id) if game is not None else None
+        behind = scenario_behind(getattr(item, "obj", None))
+        if game is None or edition is None or behind is None:
+            return None
+        name, path, _ = behind
+        return run_editions.not_in_edition(game.catalog, edition, self.cites_of(path, name))
+
     def retired(self, scenario: ScenarioDoc) -> bool:
         """Whether an official ruling retires (or replaces) this scenario: it does not run."""
         game = self.game_of(scenario.path)
@@ -326,8 +343,9 @@ class OracleRun:
     def header(self) -> str:
         shard = f", shard {self.shard[0]}/{self.shard[1]}" if self.shard else ""
         note = f"\nrules-oracle: {self.features_note}" if self.features_note else ""
+        editions = "".join(f", {g} as of edition {e.name}" for g, e in self.editions.items())
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
-                f"{self.seed}{shard} ({time.strftime('%Y-%m-%d')}){note}")
+                f"{self.seed}{shard}{editions} ({time.strftime('%Y-%m-%d')}){note}")
 
     def selected_games(self) -> list[Game]:
         """The games a --rule selects (every game without one): only their feature files
@@ -424,6 +442,13 @@ class OracleRun:
         return None
 
     @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        """A scenario citing a sentence the run's edition lacks is not run (not even its
+        engine is asked): its verdict is ``untestable``, saying which sentences."""
+        if self.editions and (why := self.not_in_edition(item)):
+            raise NotInEdition(why)
+
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]
                                   ) -> pytest.TestReport | None:
         """A failing scenario's report without pytest's traceback (``untraced_report``)."""
@@ -448,9 +473,12 @@ class OracleRun:
                     self.breaker.heard(not_run, verdict.location)
 
     def build(self) -> Report:
-        catalogs = [g.catalog for g in self.report_games()]
+        catalogs = [run_editions.edition_catalog(g.catalog, self.editions[g.id])
+                    if g.id in self.editions else g.catalog for g in self.report_games()]
         engine = {"spec": str(self.spec), "seed": self.seed,
-                  "games": dict(sorted(self.engines.items()))}
+                  "games": dict(sorted(self.engines.items())),
+                  **({"editions": {g: e.name for g, e in sorted(self.editions.items())}}
+                     if self.editions else {})}
         known = self.expectations.whole_rules() if self.expectations else set()
         ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
                                         key=lambda pair: pair[0])]

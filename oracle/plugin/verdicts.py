@@ -17,7 +17,7 @@ from oracle import options
 from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
 from oracle.scenario.diagnosis import Blame
-from oracle.scenario.outcomes import EngineLacks, RuleViolation
+from oracle.scenario.outcomes import EngineLacks, NotInEdition, RuleViolation
 from oracle.suite.bdd import example_row, row_name, scenario_behind
 
 if TYPE_CHECKING:
@@ -39,11 +39,14 @@ def classify_exception(exc: BaseException | None) -> Status:
 
     A rule violation (or any assertion) is ``fail``: the engine broke the rule.
     Anything else that went wrong (engine crash, protocol error, a scenario
-    that cannot run) is ``error``; a missing capability is ``unsupported``. One function
-    for a pytest run and for the kill matrix's harness, so they cannot disagree.
+    that cannot run) is ``error``; a missing capability is ``unsupported``; a scenario
+    citing a sentence the run's edition lacks is ``untestable``. One function for a pytest
+    run and for the kill matrix's harness, so they cannot disagree.
     """
     if exc is None:
         return Status.PASS
+    if isinstance(exc, NotInEdition):
+        return Status.UNTESTABLE
     if isinstance(exc, EngineLacks | pytest.skip.Exception):
         return Status.UNSUPPORTED
     if isinstance(exc, RuleViolation | AssertionError):

@@ -40,10 +40,14 @@ _DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFA
 
 def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:
     """A rule's status from its scenarios': any failure fails it; all unsupported is
-    unsupported; none at all (or only explorations that never exercised it) is uncovered."""
+    unsupported; none at all (or only explorations that never exercised it) is uncovered;
+    only scenarios the run's edition cannot test (``--edition``) is untestable."""
     if not testable:
         return Status.UNTESTABLE
     statuses = set(scenario_statuses) - {Status.UNCOVERED}
+    if statuses == {Status.UNTESTABLE}:
+        return Status.UNTESTABLE
+    statuses.discard(Status.UNTESTABLE)
     if not statuses:
         return Status.UNCOVERED
     return next((s for s in _DECIDING if s in statuses), Status.UNSUPPORTED)
@@ -122,7 +126,7 @@ def build_report(
 def _reason(rule: Rule, status: Status, counting: list[ScenarioResult],
             refining: list[RulingResult], selected: set[str] | None) -> str:
     if status == Status.UNTESTABLE:
-        return rule.untestable_reason or ""
+        return rule.untestable_reason or (counting[0].message if counting else "")
     if status == Status.UNCOVERED:
         if selected is not None and rule.id not in selected:
             return NOT_SELECTED

@@ -53,6 +53,9 @@ def nothing_tested(statuses: Iterable[Status], first_reason: str = "") -> str | 
         return ("nothing was tested: no scenario ran. Check --rule, -k, --shard and the "
                 "paths given (in an engine's repository, run pytest without paths, or pass "
                 "the features folder)")
+    if set(statuses) == {Status.UNTESTABLE}:
+        return (f"nothing was tested: each of the {len(statuses)} selected scenarios cites a "
+                "sentence the run's edition lacks (--edition): untestable as of it")
     why = f" The first says: {first_reason}" if first_reason else ""
     return (f"nothing was tested: the engine supports none of the {len(statuses)} selected "
             "scenarios (every one is unsupported). Start with setup and observe, then declare "

@@ -34,14 +34,18 @@ class Status(StrEnum):
     BLOCKED = "blocked"
     XFAIL = "xfail"  # a known failure (an expectations file) that still fails
     XPASS = "xpass"  # a known failure that passes now
-    UNTESTABLE = "untestable"  # rules only: the catalog says why no scenario can test it
+    #: A rule the catalog says no scenario can test (with why), or one the run's edition
+    #: lacks; a scenario citing a sentence the run's edition lacks (``--edition``).
+    UNTESTABLE = "untestable"
     UNCOVERED = "uncovered"  # rules only: no scenario of it ran (or it was not selected)
 
 
 #: ``uncovered`` as a scenario status is exploration's: an invariant no explored move
-#: exercised, which therefore says nothing about its rules.
+#: exercised, which therefore says nothing about its rules; ``untestable`` a scenario that
+#: rests on a sentence the run's edition lacks (it does not run).
 SCENARIO_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED,
-                     Status.UNSUPPORTED, Status.XFAIL, Status.XPASS, Status.UNCOVERED)
+                     Status.UNSUPPORTED, Status.XFAIL, Status.XPASS, Status.UNCOVERED,
+                     Status.UNTESTABLE)
 RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
                  Status.XPASS, Status.UNSUPPORTED, Status.UNTESTABLE, Status.UNCOVERED)
 FAILING = frozenset({Status.FAIL, Status.ERROR})

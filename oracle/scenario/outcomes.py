@@ -41,5 +41,15 @@ class EngineLacks(pytest.skip.Exception):  # type: ignore[misc,name-defined]
         self.reason = reason
 
 
+class NotInEdition(pytest.skip.Exception):  # type: ignore[misc,name-defined]
+    """The scenario cites a sentence the edition the run is as of lacks (``--edition``):
+    it cannot be tested against that text, so it is not run. Shown as skipped; the report
+    says ``untestable`` with the reason."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason, pytrace=False)
+        self.reason = reason
+
+
 class ScenarioError(Exception):
     """The scenario itself is wrong (a step that cannot be carried out as written)."""

@@ -68,8 +68,8 @@ def not_in_edition(catalog: Catalog, edition: Edition, anchors: Sequence[str]) -
     missing = absent(catalog, edition, anchors)
     if not missing:
         return None
-    return (f"not in this edition: {edition.name} ({edition.version or edition.source}) "
-            f"lacks {', '.join(missing)}, which this scenario cites")
+    return (f"not in this edition: {edition.name} lacks {', '.join(missing)}, which this "
+            "scenario cites")
 
 
 def edition_catalog(catalog: Catalog, edition: Edition) -> Catalog:

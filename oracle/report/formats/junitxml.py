@@ -16,7 +16,7 @@ from xml.etree import ElementTree as ET
 from oracle.report.formats import Format
 from oracle.report.model import Report, RuleResult, RulingResult, ScenarioResult, Status
 
-_SKIPPED = (Status.UNSUPPORTED, Status.XFAIL)
+_SKIPPED = (Status.UNSUPPORTED, Status.XFAIL, Status.UNTESTABLE)
 
 
 def _properties(parent: ET.Element, items: Iterable[tuple[str, str]]) -> None:

@@ -25,7 +25,9 @@ def engine_line(engine: Mapping[str, Any]) -> str:
     """``engine SPEC (game: name version; ...)``: which engine a report is about."""
     names = "; ".join(f"{g}: {e.get('name', '?')} {e.get('version', '')}".strip()
                       for g, e in sorted(engine.get("games", {}).items()))
-    return f"engine {engine.get('spec', '?')} ({names or 'no game ran'})"
+    editions = "".join(f"; {g} as of edition {e}"
+                       for g, e in sorted(engine.get("editions", {}).items()))
+    return f"engine {engine.get('spec', '?')} ({names or 'no game ran'}{editions})"
 
 
 def counts(report: Report, sep: str = ", ") -> str:
