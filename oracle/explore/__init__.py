@@ -22,15 +22,12 @@ how often it was exercised.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import importlib
 import os
-import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from hypothesis import HealthCheck, Phase, settings
 
@@ -50,7 +47,16 @@ from oracle.explore.model import (
     run_step,
 )
 from oracle.explore.render import Finding, render_fault, render_finding
-from oracle.explore.search import Broken, Faulted, Search, run_search
+from oracle.explore.search import (
+    Broken,
+    Faulted,
+    Search,
+    Slip,
+    fewer_collections,
+    private_hypothesis_home,
+    run_search,
+)
+from oracle.explore.shrink import DEFAULT_SHRINK, ShrinkBudget, Shrunk, shrink
 from oracle.scenario.outcomes import EngineLacks
 from oracle.suite.games import Game
 from oracle.suite.vocabulary import vocabulary_for
@@ -99,6 +105,8 @@ class ExploreResult:
     skipped_setups: Counter[str] | None = None
     #: Games ended early by a slip already reported (a fault, a leaking rejection).
     games_cut: int = 0
+    #: What shrinking each slip cost (``oracle.explore.shrink``), in the order found.
+    shrinks: list[Shrunk] = field(default_factory=list)
 
     def status(self, name: str) -> str:
         """``fail``, ``pass`` (held over at least one state that exercised it) or
@@ -116,7 +124,8 @@ class ExploreResult:
 
 def explore(game: Game, client: EngineClient, seed: int, budget: settings,
             only: set[str] | None = None,
-            progress: Callable[[int, int, str], None] | None = None) -> ExploreResult:
+            progress: Callable[[int, int, str], None] | None = None,
+            shrink_budget: ShrinkBudget = DEFAULT_SHRINK) -> ExploreResult:
     """Search a game's invariants on an engine; shrink and render what breaks.
 
     ``only`` limits the search to the invariants of those names. The budget's
@@ -124,74 +133,14 @@ def explore(game: Game, client: EngineClient, seed: int, budget: settings,
     games, derandomised) without what it found, until it finds nothing new. ``progress`` is
     told (games done, games in this search, what is being searched) now and then.
     """
-    with _private_hypothesis_home(), _fewer_collections():
-        return _explore(game, client, seed, budget, only, progress)
-
-
-@contextlib.contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """The cyclic garbage collector runs less often while exploring.
-
-    A move allocates thousands of short-lived containers (views, requests, step arguments),
-    none of them in a cycle: with Python's default threshold the collector ran every 700 of
-    them, found next to nothing, and took about a fifth of the search's time. Memory is
-    still freed as usual (by reference counting); only the search for cycles waits longer.
-    """
-    before = gc.get_threshold()
-    gc.set_threshold(max(before[0], 20_000), *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-
-
-@contextlib.contextmanager
-def _private_hypothesis_home() -> Iterator[None]:
-    """Exploration reads and writes nothing of the engine developer's tree.
-
-    Hypothesis keeps a cache (``.hypothesis/``) in the current directory even without an
-    example database: the constants it collects from the source of every local module
-    loaded, which it then mixes into the data it draws. Both are turned off while exploring:
-    the home folder is a temporary one, removed after, and no local constant is drawn, so
-    the games explored depend on the seed and the budget only, not on which modules
-    happened to be imported (another engine, another test, an edit anywhere).
-    """
-    from hypothesis import configuration
-
-    previous = getattr(configuration, "__hypothesis_home_directory", None)
-    with tempfile.TemporaryDirectory(prefix="rules-oracle-hypothesis-") as home, \
-            _no_local_constants():
-        configuration.set_hypothesis_home_dir(home)
-        try:
-            yield
-        finally:
-            configuration.set_hypothesis_home_dir(previous)
-
-
-@contextlib.contextmanager
-def _no_local_constants() -> Iterator[None]:
-    """Hypothesis draws constants found in local source modules (``providers``, an
-    internal module: if it moves, exploration just keeps Hypothesis's default)."""
-    try:
-        from hypothesis.internal.conjecture import providers
-
-        original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
-        empty = type(providers._local_constants)()
-    except (ImportError, AttributeError):  # pragma: no cover - another Hypothesis
-        yield
-        return
-    cache.cache.clear()
-    providers._get_local_constants = lambda: empty
-    try:
-        yield
-    finally:
-        providers._get_local_constants = original
-        cache.cache.clear()
+    with private_hypothesis_home(), fewer_collections():
+        return _explore(game, client, seed, budget, only, progress, shrink_budget)
 
 
 def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
              only: set[str] | None,
-             progress: Callable[[int, int, str], None] | None) -> ExploreResult:
+             progress: Callable[[int, int, str], None] | None,
+             shrink_budget: ShrinkBudget) -> ExploreResult:
     model = load_model(game)
     if model is None:
         raise EngineLacks(f"{game.id} has no exploration model")
@@ -204,17 +153,23 @@ def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
     findings: dict[str, Finding | None] = {i.name: None for i in wanted}
     errors: list[Finding] = []
     start = time.perf_counter()
+    shrinking = shrink_budget if Phase.shrink in budget.phases else ShrinkBudget(replays=0)
+    found_by = settings(budget, phases=[p for p in budget.phases
+                                        if p not in (Phase.shrink, Phase.explain)])
+    shrinks: list[Shrunk] = []
     while search.active:
-        slips = run_search(search, budget)
+        slips = run_search(search, found_by)
         if not slips:
             break
         found = False
         for slip in slips:
             if isinstance(slip, Broken) and slip.invariant in search.active:
+                slip = _shrunk(search, slip, shrinking, shrinks)
                 findings[slip.invariant.name] = render_finding(game, slip, seed, client)
                 search.active.remove(slip.invariant)
                 found = True
             elif isinstance(slip, Faulted) and not search.faults_end_games:
+                slip = _shrunk(search, slip, shrinking, shrinks)
                 errors.append(render_fault(game, slip, seed, client, wanted,
                                            move_rules_of(model), answer_rules_of(model)))
                 search.faults_end_games = found = True
@@ -222,7 +177,30 @@ def _explore(game: Game, client: EngineClient, seed: int, budget: settings,
             break
     return ExploreResult(game, wanted, findings, {i.name: search.exercised[i.name] for i in wanted},
                          errors, search.moves, time.perf_counter() - start, search.games,
-                         search.skipped_moves, search.skipped_setups, search.games_cut)
+                         search.skipped_moves, search.skipped_setups, search.games_cut,
+                         shrinks)
+
+
+def _shrunk(search: Search, slip: Slip, budget: ShrinkBudget, shrinks: list[Shrunk]) -> Slip:
+    """The slip as the smallest game that shows it again (``oracle.explore.shrink``): the
+    same invariant broken (only it is checked while shrinking), or a fault again."""
+    if budget.off:
+        return slip
+    invariant = getattr(slip, "invariant", None)
+    searched = [invariant] if isinstance(slip, Broken) else list(search.active)
+    last: list[Slip] = []
+
+    def attempt(given: list[str], moves: list[str]) -> list[str] | None:
+        again = search.replay(given, moves, searched)
+        if type(again) is not type(slip) or getattr(again, "invariant", None) is not invariant:
+            return None
+        last[:] = [again]
+        return [line.removeprefix("When ") for line in again.lines if line.startswith("When ")]
+
+    shrunk = shrink(slip.given, [line.removeprefix("When ") for line in slip.lines
+                                 if line.startswith("When ")], attempt, budget)
+    shrinks.append(shrunk)
+    return last[0] if last else slip
 
 
 # Two profiles. Neither has a deadline (engines may be slow processes) nor an

@@ -16,8 +16,11 @@ moves", and one that no move exercised is reported uncovered, not passed.
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import tempfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -216,6 +219,12 @@ class Search:
         text = chosen(pick, explored.candidates)
         if text is None:
             return True
+        return self.play(explored, text)
+
+    def play(self, explored: Explored, text: str) -> bool:
+        """Play one move by its text (the search's pick, or a replayed game's); whether the
+        game goes on. Raises ``Slip`` for a new slip."""
+        world = explored.world
         missing = self._needs.get(("when", text))
         if missing is None:
             missing = self.lacking("when", [text])
@@ -268,6 +277,44 @@ class Search:
             raise _broken_type(owner.name)(owner, leak, explored.given, explored.lines,
                                            (cited,) if cited else None)
         return True
+
+    def replay(self, given: Sequence[str], moves: Sequence[str],
+               searched: Sequence[Invariant] | None = None) -> Slip | None:
+        """Play a game again by its texts (a slip's setup and moves, or fewer of them, while
+        it is shrunk): the first slip it shows, or None. Only the ``searched`` invariants are
+        checked (default: those still searched); a fault always shows. A move the model
+        does not offer in the state it comes to ends the replay (None). Nothing is counted
+        in the search's tallies, and no slip is tolerated as one already reported."""
+        saved = (self.exercised, self.moves, self.games, self.games_cut, self.skipped_moves,
+                 self.skipped_setups, self.faults_end_games, self.progress, self.active,
+                 self._round_games)
+        self.exercised, self.skipped_moves, self.skipped_setups = Counter(), Counter(), Counter()
+        self.faults_end_games, self.progress = False, None
+        if searched is not None:
+            self.active = list(searched)
+        try:
+            explored = self.set_up(list(given))
+            if explored is None or not self.check(explored):
+                return None
+            for text in moves:
+                # Only moves the model offers in this state: a shrunk game stays a game the
+                # search could have played (an answer to a decision that is pending, ...).
+                if explored.candidates is None:
+                    explored.candidates = self.model.moves(explored)
+                if text not in explored.candidates:
+                    return None
+                played = explored.moves
+                if not self.play(explored, text):
+                    return None
+                if explored.moves > played and not self.check(explored):
+                    return None
+        except Slip as slip:
+            return slip
+        finally:
+            (self.exercised, self.moves, self.games, self.games_cut, self.skipped_moves,
+             self.skipped_setups, self.faults_end_games, self.progress, self.active,
+             self._round_games) = saved
+        return None
 
     def _cut(self, explored: Explored, slip: Slip | None, tolerated: bool) -> bool:
         if tolerated or slip is None:
@@ -368,3 +415,67 @@ def _leaves(group: BaseException | None) -> list[BaseException]:
     if isinstance(group, BaseExceptionGroup):
         return [leaf for e in group.exceptions for leaf in _leaves(e)]
     return [group] if group is not None else []
+
+
+# -- Hypothesis's surroundings ------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """The cyclic garbage collector runs less often while exploring.
+
+    A move allocates thousands of short-lived containers (views, requests, step arguments),
+    none of them in a cycle: with Python's default threshold the collector ran every 700 of
+    them, found next to nothing, and took about a fifth of the search's time. Memory is
+    still freed as usual (by reference counting); only the search for cycles waits longer.
+    """
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], 20_000), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+@contextlib.contextmanager
+def private_hypothesis_home() -> Iterator[None]:
+    """Exploration reads and writes nothing of the engine developer's tree.
+
+    Hypothesis keeps a cache (``.hypothesis/``) in the current directory even without an
+    example database: the constants it collects from the source of every local module
+    loaded, which it then mixes into the data it draws. Both are turned off while exploring:
+    the home folder is a temporary one, removed after, and no local constant is drawn, so
+    the games explored depend on the seed and the budget only, not on which modules
+    happened to be imported (another engine, another test, an edit anywhere).
+    """
+    from hypothesis import configuration
+
+    previous = getattr(configuration, "__hypothesis_home_directory", None)
+    with tempfile.TemporaryDirectory(prefix="rules-oracle-hypothesis-") as home, \
+            _no_local_constants():
+        configuration.set_hypothesis_home_dir(home)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(previous)
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis draws constants found in local source modules (``providers``, an
+    internal module: if it moves, exploration just keeps Hypothesis's default)."""
+    try:
+        from hypothesis.internal.conjecture import providers
+
+        original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
+        empty = type(providers._local_constants)()
+    except (ImportError, AttributeError):  # pragma: no cover - another Hypothesis
+        yield
+        return
+    cache.cache.clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()
