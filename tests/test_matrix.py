@@ -217,3 +217,37 @@ def test_markdown_and_html_link_every_cell_to_something_on_the_page(matrix_run):
     assert targets and set(targets) <= page.ids
     assert "e2/ti4:2.4" in targets  # the mutant's failing cell, linked to its rule
     assert {f"e{i}" for i in range(1, len(engines) + 1)} <= page.ids
+
+
+def test_each_row_says_how_many_engines_pass_it_and_disagreements_come_first():
+    """test262-report's "passed by N": per row, the engines passing and failing it (an
+    engine without a report judges nothing); the rows some pass and others fail are the
+    candidates for a ruling, listed first in every format."""
+    from oracle.report.formats.html import render_matrix_html
+    from oracle.report.formats.table import render_matrix_table
+
+    matrix = three_columns()
+    agreement = {r.id: matrix.agreement(r) for r in matrix.rows}
+    assert (agreement["g:1"].passed, agreement["g:1"].failed, agreement["g:1"].engines) == (
+        1, 1, 2)
+    assert agreement["g:1"].disagree and str(agreement["g:1"]) == "1/2"
+    assert not agreement["g:2"].disagree and str(agreement["g:2"]) == "2/2"
+    assert str(agreement["g:3"]) == "-"  # untestable on one, not in the other's report
+    assert [r.id for r in matrix.disagreements()] == ["g:1"]
+    assert matrix.passed_by() == {2: 1, 1: 2, 0: 0}
+    data = matrix.to_json()
+    assert data["disagreements"] == ["g:1"] and data["passed_by"] == {"2": 1, "1": 2, "0": 0}
+    assert data["rules"][0]["agreement"] == {"passed": 1, "failed": 1, "judged": 2,
+                                             "disagree": True}
+    table = render_matrix_table(matrix)
+    assert "rules passed by 2 engines: 1, by 1: 2, by 0: 0; the engines disagree on 1 rule" \
+        in table
+    found = re.search(r"^  g:1 +passed by 1/2: pass \[1\], fail \[2\]$", table, re.M)
+    assert found and found.start() < table.index("\nrule ")
+    markdown = render_matrix_markdown(matrix)
+    assert markdown.index("| 1/2 | `g:1` | 1 | 2 |") < markdown.index("| `g:1` |")
+    assert "| `g:2` | pass | pass | [**error**](#e3) | 2/2 |" in markdown
+    page = render_matrix_html(matrix)
+    assert page.index("Where the engines disagree") < page.index("Rules against engines")
+    agree = build_matrix(matrix.columns[:1], CATALOG)
+    assert not agree.disagreements() and "disagree" not in render_matrix_table(agree)

@@ -5,7 +5,10 @@ single report answers. The matrix is built from typed ``Report``s (one per engin
 every tool that reads a report reads a matrix the same way; its JSON layout
 (``oracle/protocol/schemas/v1/matrix.json``) embeds each engine's whole report, and the
 cells are *derived* from those reports, never stored apart from them: a loaded matrix
-cannot disagree with the reports it was built from.
+cannot disagree with the reports it was built from. Per row, the matrix also says how many
+engines pass it and how many fail it (``Agreement``, test262-report's "passed by N"), and
+which rows some engines pass and others fail: the candidates for a ruling, which every
+format lists first.
 
 An engine whose run produced no report (it crashed, its module would not import, its spec
 was wrong) is still a column: every cell of it is ``error`` with the reason. A matrix never
@@ -91,6 +94,42 @@ class Cell:
                 "scenarios": self.scenarios, **({"reason": self.reason} if self.reason else {})}
 
 
+#: A row an engine passes (a known failure that passes now too) or fails (a known failure
+#: that still fails too); every other status (blocked, unsupported, untestable, uncovered)
+#: is no verdict on the row.
+PASSING = frozenset({Status.PASS, Status.XPASS})
+BROKEN = frozenset({Status.FAIL, Status.ERROR, Status.XFAIL})
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How the engines stand on one row: how many pass it, how many fail it, of how many.
+
+    Why: a committee asks where engines disagree (test262-report's "passed by 4/3/2/1/0"):
+    a rule some engines pass and others fail is a candidate for a ruling (or for a bug
+    report); one every engine fails may be a scenario asserting too much."""
+
+    passed: int
+    failed: int
+    engines: int
+
+    @property
+    def judged(self) -> int:
+        """Engines with a verdict on the row (the others cannot play it, or nothing ran)."""
+        return self.passed + self.failed
+
+    @property
+    def disagree(self) -> bool:
+        return self.passed > 0 and self.failed > 0
+
+    def __str__(self) -> str:
+        return f"{self.passed}/{self.judged}" if self.judged else "-"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"passed": self.passed, "failed": self.failed, "judged": self.judged,
+                "disagree": self.disagree}
+
+
 @dataclass(frozen=True)
 class Matrix:
     """Rules against engines: ``rows`` in catalog order, ``columns`` in the order given."""
@@ -118,6 +157,43 @@ class Matrix:
     def cells(self, row: RuleRow) -> list[Cell]:
         return [self.cell(row, c) for c in self.columns]
 
+    def agreement(self, row: RuleRow) -> Agreement:
+        """How the engines whose runs gave a report stand on a row (an engine without one
+        judged nothing: its cells are errors of the run, not verdicts)."""
+        statuses = [self.cell(row, c).status for c in self.columns if c.report is not None]
+        return Agreement(sum(1 for s in statuses if s in PASSING),
+                         sum(1 for s in statuses if s in BROKEN), len(statuses))
+
+    def sides(self, row: RuleRow) -> tuple[list[int], list[int]]:
+        """The engines (numbered from 1, as every format numbers them) that pass a row, and
+        those that fail it; an engine without a report is on neither side."""
+        passing, failing = [], []
+        for i, column in enumerate(self.columns, 1):
+            if column.report is not None:
+                status = self.cell(row, column).status
+                if status in PASSING:
+                    passing.append(i)
+                elif status in BROKEN:
+                    failing.append(i)
+        return passing, failing
+
+    def disagreements(self) -> list[RuleRow]:
+        """The rows (rules, then the rulings under them, in the matrix's order) some engines
+        pass and others fail: the candidates for a ruling, listed first by every format."""
+        return [row for row in self.rows if self.agreement(row).disagree]
+
+    def passed_by(self) -> dict[int, int]:
+        """Per number of engines, how many rules exactly that many pass (test262-report's
+        "passed by 4/3/2/1/0"), counting the rules at least one engine has a verdict on;
+        from the most engines to none."""
+        engines = sum(1 for c in self.columns if c.report is not None)
+        counts = {n: 0 for n in range(engines, -1, -1)}
+        for row in self.rows:
+            agreement = self.agreement(row)
+            if not row.ruling and agreement.judged:
+                counts[agreement.passed] += 1
+        return counts
+
     @property
     def conforms(self) -> bool:
         """True when every engine's run gave a report and none fails or errors a rule."""
@@ -142,7 +218,10 @@ class Matrix:
             "engines": [c.to_json() for c in self.columns],
             "rules": [{"id": r.id, "game": r.game, "text": r.text,
                        **({"ruling": True} if r.ruling else {}),
-                       "cells": [c.to_json() for c in self.cells(r)]} for r in self.rows],
+                       "cells": [c.to_json() for c in self.cells(r)],
+                       "agreement": self.agreement(r).to_json()} for r in self.rows],
+            "disagreements": [r.id for r in self.disagreements()],
+            "passed_by": {str(n): count for n, count in self.passed_by().items()},
         }
 
     @classmethod
@@ -171,6 +250,22 @@ def build_matrix(columns: Sequence[EngineColumn],
         RuleRow(i, t), *(RuleRow(g, text, ruling=True)
                          for g, text in rulings.get(i, {}).items()))]
     return Matrix(tuple(columns), tuple(rows))
+
+
+def passed_by_line(matrix: Matrix) -> str:
+    """``rules passed by 3 engines: 20, by 2: 1, by 1: 0, by 0: 2; the engines disagree on
+    1 rule (a candidate for a ruling)``."""
+    counts = list(matrix.passed_by().items())
+    if not counts:
+        return ""
+    (most, first), rest = counts[0], counts[1:]
+    line = f"rules passed by {most} engine{'s' if most != 1 else ''}: {first}" + "".join(
+        f", by {n}: {count}" for n, count in rest)
+    rules = [r for r in matrix.disagreements() if not r.ruling]
+    if rules:
+        line += (f"; the engines disagree on {len(rules)} rule{'s' if len(rules) != 1 else ''}"
+                 f" (candidate{'s' if len(rules) != 1 else ''} for a ruling)")
+    return line
 
 
 def matrix_counts(matrix: Matrix, column: EngineColumn, sep: str = ", ") -> str:

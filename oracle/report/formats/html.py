@@ -28,7 +28,12 @@ from oracle.report.formats.htmlpage import (
     status_order,
 )
 from oracle.report.formats.table import engine_line
-from oracle.report.matrix import EngineColumn, Matrix, matrix_counts
+from oracle.report.matrix import (
+    EngineColumn,
+    Matrix,
+    matrix_counts,
+    passed_by_line,
+)
 from oracle.report.message import split_message
 from oracle.report.model import FAILING, Report, RuleResult, RulingResult, ScenarioResult
 
@@ -239,10 +244,30 @@ def _matrix_table(matrix: Matrix) -> str:
             for ci, (col, cell) in enumerate(zip(matrix.columns, cells, strict=True), 1))
         attrs = row_attrs([c.status for c in cells], row.game, f"{row.id} {row.text}")
         lines.append(f'<tr id="{esc("m/" + row.id)}" {attrs}><th><code class="id">'
-                     f'{esc(row.id)}</code></th>{tds}<td class="text">{esc(row.text)}</td>'
+                     f'{esc(row.id)}</code></th>{tds}<td class="n">'
+                     f'{esc(matrix.agreement(row))}</td><td class="text">{esc(row.text)}</td>'
                      "</tr>")
-    return (f'<table class="matrix"><thead><tr><th>rule</th>{head}<th>text</th></tr></thead>'
-            f"<tbody>{''.join(lines)}</tbody></table>")
+    return (f'<table class="matrix"><thead><tr><th>rule</th>{head}<th>passed by</th>'
+            f"<th>text</th></tr></thead><tbody>{''.join(lines)}</tbody></table>")
+
+
+def _disagreements(matrix: Matrix) -> str:
+    """How many engines pass how many rules, then the rows where they disagree (listed
+    first: the candidates for a ruling), each linked to its row of the matrix."""
+    line = passed_by_line(matrix)
+    rows = matrix.disagreements()
+    if not rows:
+        return f"<p>{esc(line)}</p>" if line else ""
+    items = []
+    for row in rows:
+        passing, failing = (", ".join(map(str, side)) for side in matrix.sides(row))
+        items.append(f'<tr><th><a href="{href("m/" + row.id)}"><code class="id">'
+                     f"{esc(row.id)}</code></a></th><td>{esc(matrix.agreement(row))}</td>"
+                     f"<td>{esc(passing)}</td><td>{esc(failing)}</td>"
+                     f'<td class="text">{esc(row.text)}</td></tr>')
+    return (f"<p>{esc(line)}</p><table class=\"matrix disagree\"><thead><tr><th>rule</th>"
+            "<th>passed by</th><th>pass</th><th>fail</th><th>text</th></tr></thead>"
+            f"<tbody>{''.join(items)}</tbody></table>")
 
 
 def row_link(ci: int, col: EngineColumn, rule_id: str) -> str:
@@ -278,6 +303,8 @@ def render_matrix_html(matrix: Matrix) -> str:
     body = (f"<header><h1>rules-oracle matrix: {len(matrix.columns)} engines, "
             f"{len(matrix.rows)} rules</h1>{verdict}</header>"
             f"<section><h2>Engines</h2>{_engines_table(matrix)}</section>"
+            + (f"<section><h2>Where the engines disagree</h2>{_disagreements(matrix)}"
+               "</section>" if matrix.columns else "") +
             f"<section><h2>Rules against engines</h2>"
             f"{filter_bar(counts, matrix.games(), len(matrix.rows), 'rules')}"
             f"{_matrix_table(matrix)}</section>"

@@ -12,7 +12,13 @@ import textwrap
 from oracle.report.coverage import UNCOVERED, Coverage, SentenceCoverage
 from oracle.report.formats import Format
 from oracle.report.formats.table import counts, coverage_line, engine_line, explored
-from oracle.report.matrix import EngineColumn, Matrix, RuleRow, matrix_counts
+from oracle.report.matrix import (
+    EngineColumn,
+    Matrix,
+    RuleRow,
+    matrix_counts,
+    passed_by_line,
+)
 from oracle.report.model import (
     FAILING,
     Report,
@@ -135,13 +141,25 @@ def render_matrix_markdown(matrix: Matrix) -> str:
                 f" (exit {col.exit_code})"
         out.append(f"| {ci} | {_code(col.spec)} | {run} | {matrix_counts(matrix, col)} |")
     numbers = " | ".join(str(i) for i in range(1, len(matrix.columns) + 1))
-    out += ["", f"| rule | {numbers} | text |", "|---|" + "---|" * len(matrix.columns) + "---|"]
+    if passed_by_line(matrix):
+        out += ["", passed_by_line(matrix).capitalize() + "."]
+    disagree = matrix.disagreements()
+    if disagree:
+        out += ["", "### Where the engines disagree (candidates for a ruling)", "",
+                "| passed by | rule | pass | fail | text |", "|---|---|---|---|---|"]
+        for row in disagree:
+            passing, failing = (", ".join(map(str, side)) for side in matrix.sides(row))
+            text = textwrap.shorten(row.text, 80, placeholder="…").replace("|", "\\|")
+            out.append(f"| {matrix.agreement(row)} | `{row.id}` | {passing} | {failing} | "
+                       f"{text} |")
+    out += ["", f"| rule | {numbers} | passed by | text |",
+            "|---|" + "---|" * len(matrix.columns) + "---|---|"]
     messages: list[str] = []
     for ri, row in enumerate(matrix.rows):
         cells = [_matrix_cell(matrix, row, ci, col, ri, messages)
                  for ci, col in enumerate(matrix.columns, 1)]
         text = textwrap.shorten(row.text, 80, placeholder="…").replace("|", "\\|")
-        out.append(f"| `{row.id}` | {' | '.join(cells)} | {text} |")
+        out.append(f"| `{row.id}` | {' | '.join(cells)} | {matrix.agreement(row)} | {text} |")
     errors = [(ci, c) for ci, c in enumerate(matrix.columns, 1) if c.report is None]
     if messages or errors:
         out += ["", "### Messages", ""]

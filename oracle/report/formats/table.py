@@ -9,7 +9,7 @@ from typing import Any
 
 from oracle.report.coverage import COVERED, UNCOVERED, WAIVED, Coverage
 from oracle.report.formats import Format
-from oracle.report.matrix import Matrix, matrix_counts
+from oracle.report.matrix import Matrix, matrix_counts, passed_by_line
 from oracle.report.model import (
     FAILING,
     RULE_STATUSES,
@@ -151,13 +151,29 @@ def render_matrix_table(matrix: Matrix, width: int = 100) -> str:
         lines.append(f"[{i}] {col.spec}: {textwrap.shorten(how, width, placeholder='…')}")
     id_w = max([len(r.id) for r in matrix.rows] + [4])
     col_w = max([len(str(s)) for s in Status] + [4]) + 1
-    head = f"{'rule':<{id_w}}  " + "".join(f"{f'[{i}]':<{col_w}}"
-                                            for i in range(1, len(matrix.columns) + 1))
+    lines += _disagreements(matrix, id_w)
+    head = f"{'rule':<{id_w}}  " + "".join(f"{f'[{i}]':<{col_w}}" for i in range(
+        1, len(matrix.columns) + 1)) + "passed by"
     lines += [head, "-" * min(width, len(head))]
     for row in matrix.rows:
         cells = "".join(f"{c.status!s:<{col_w}}" for c in matrix.cells(row))
-        lines.append(f"{row.id:<{id_w}}  {cells}".rstrip())
+        lines.append(f"{row.id:<{id_w}}  {cells}{matrix.agreement(row)}".rstrip())
     return "\n".join(lines)
+
+
+def _disagreements(matrix: Matrix, id_w: int) -> list[str]:
+    """How many engines pass how many rules, then the rows where they disagree (first, as
+    candidates for a ruling), each with the engines passing and failing it."""
+    lines = [line] if (line := passed_by_line(matrix)) else []
+    rows = matrix.disagreements()
+    if rows:
+        lines.append("where the engines disagree (candidates for a ruling):")
+    for row in rows:
+        passing, failing = matrix.sides(row)
+        lines.append(f"  {row.id:<{id_w}}  passed by {matrix.agreement(row)}: pass "
+                     f"{' '.join(f'[{i}]' for i in passing)}, fail "
+                     f"{' '.join(f'[{i}]' for i in failing)}")
+    return lines
 
 
 def coverage_line(coverage: Coverage) -> str:
