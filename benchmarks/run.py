@@ -29,7 +29,11 @@ to bytecode first as an installed package is.
   peak memory;
   and, for scale, what ``-n 2`` gives plain pytest tests of the oracle's size per test;
 - exploration: moves per second of ``oracle.explore.explore`` on the TI4 reference engine
-  (the median of three identical seeded searches, and the first one's apart).
+  (the median of three identical seeded searches, and the first one's apart);
+- shrink: seconds each finding's shrink takes (``oracle.explore.shrink``), single-engine
+  and differential findings on a set of mutants of both games;
+- diff: moves per second of differential exploration (``oracle.explore.differential``),
+  the reference engine against a second one, every reply and view compared.
 """
 
 from __future__ import annotations
@@ -528,9 +532,84 @@ def bench_explore(b: Bench) -> dict[str, float]:
             "explore_first_moves_per_s": rates[0]}
 
 
+#: Findings whose shrink is timed: (game, mutant, the invariant a plain exploration finds it
+#: by); each is also compared with the reference engine (differential), shrunk too.
+SHRUNK = (("ti4", "no_hand_limit", "the hand limit holds after every resolution"),
+          ("ti4", "no_reshuffle", "a depleted deck is reshuffled at once"),
+          ("ti4", "hand_shown_to_all", "hands are hidden from other viewers"),
+          ("ti4", "players_start_with_a_card", "players start with zero cards"),
+          ("eu-pop", "hands_shown_to_all",
+           "hands are hidden from other viewers, their sizes public"),
+          ("eu-pop", "display_also_discarded", "cards are conserved"),
+          ("eu-pop", "no_display_limit",
+           "a third display card makes its player choose one to discard"),
+          ("eu-pop", "countered_cost_refunded", "a countered card's cost stays paid"))
+
+
+def bench_shrink(b: Bench) -> dict[str, float]:
+    """Seconds each finding's shrink took (``oracle.explore.shrink``), from the game the
+    search found to the minimal scenario: the single-engine exploration's findings and the
+    differential's (reference against the mutant), on the mutants of ``SHRUNK``."""
+    from oracle.engines import EngineClient
+    from oracle.explore import default_budget, explore, load_model
+    from oracle.explore.differential import compare
+    from oracle.mutants import find_mutant
+    from oracle.suite.games import discover_games
+
+    games = discover_games()
+    single, differential = [], []
+    for game_id, name, invariant in SHRUNK:
+        game, mutant = find_mutant([games[game_id]], name)
+        result = explore(game, EngineClient(mutant(), name), 0, default_budget(40), {invariant})
+        single += [s.seconds for s in result.shrinks]
+        found = compare(game, load_model(game), _reference_client(game), EngineClient(
+            mutant(), name), 0, default_budget(40), ("reference", name), max_findings=1)
+        differential += [s.seconds for s in found.shrinks]
+    both = single + differential
+    return {"explore_shrink_s_median": statistics.median(both),
+            "explore_shrink_s_max": max(both),
+            "explore_shrink_single_s_median": statistics.median(single),
+            "explore_shrink_diff_s_median": statistics.median(differential)}
+
+
+def _reference_client(game: Any) -> Any:
+    from oracle.engines import ConnectOptions, EngineSpec, connect
+
+    return connect(EngineSpec.parse("reference"), {game.id: game}, ConnectOptions(guard=False))
+
+
+def bench_diff(b: Bench) -> dict[str, float]:
+    """Moves per second of differential exploration: the TI4 reference engine against a
+    second one, in process, every reply and every viewer's view compared after every move
+    (the median of three identical seeded searches, wall and process CPU time)."""
+    from oracle.explore import default_budget, load_model
+    from oracle.explore.differential import compare
+    from oracle.suite.games import discover_games
+
+    rates, cpu_rates, eu = [], [], []
+    games = discover_games()
+    for _ in range(3):
+        for game_id in ("ti4", "eu-pop"):
+            game = games[game_id]
+            cpu = time.process_time()
+            result = compare(game, load_model(game), _reference_client(game),
+                             _reference_client(game), 0,
+                             default_budget(20 if b.quick else 60), ("a", "b"))
+            cpu = time.process_time() - cpu
+            if game_id == "ti4":
+                rates.append(result.moves / result.seconds)
+                cpu_rates.append(result.moves / cpu)
+            else:
+                eu.append(result.moves / result.seconds)
+    return {"diff_moves_per_s": statistics.median(rates),
+            "diff_moves_per_cpu_s": statistics.median(cpu_rates),
+            "diff_eu_moves_per_s": statistics.median(eu)}
+
+
 BENCHMARKS: dict[str, Callable[[Bench], dict[str, float]]] = {
     "startup": bench_startup, "scenario": bench_scenario, "steps": bench_steps,
     "pipe": bench_pipe, "scale": bench_scale, "explore": bench_explore,
+    "shrink": bench_shrink, "diff": bench_diff,
 }
 
 TARGETS: dict[str, tuple[str, float]] = {
@@ -538,7 +617,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "step_growth_ratio": ("<=", 1.2), "pipe_rtps": (">=", 10_000), "pipe_ratio": (">=", 0.5),
     "strict_ratio": (">=", 0.5), "scale_ratio": ("<=", 11), "suite_5000_s": ("<=", 15),
     "xdist2_speedup_5000": (">=", 1.6), "xdist2_same_report": (">=", 1),
-    "explore_moves_per_s": (">=", 5_000),
+    "explore_moves_per_s": (">=", 5_000), "explore_shrink_s_median": ("<=", 1),
+    "diff_moves_per_s": (">=", 2_000),
 }
 
 

@@ -278,3 +278,29 @@ def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester,
                           "-k", "explored")
     assert on_reference.code == 0, on_reference.out
     assert on_reference.status("ti4:note-4") == "pass"
+
+
+def test_the_shrinker_deletes_what_the_slip_does_not_need_within_its_budget():
+    """A synthetic slip: it shows once 'draw' and then 'play' were played on a table that
+    holds "B". The shrinker keeps only those, deterministically, and stops at its budget
+    with the best game so far."""
+    from oracle.explore.shrink import ShrinkBudget, shrink
+
+    def attempt(given: list[str], moves: list[str]) -> list[str] | None:
+        if not any('"B"' in g for g in given) or "draw" not in moves:
+            return None
+        after = moves[moves.index("draw"):]
+        return moves[:moves.index("draw") + after.index("play") + 1] if "play" in after \
+            else None
+
+    given = ["the players are Alice and Bob", 'Alice holds "A", "B" and "C"', "it is noon"]
+    moves = ["pass", "draw", "pass", "reveal", "play", "pass", "pass"]
+    shrunk = shrink(given, moves, attempt)
+    assert shrunk.moves == ["draw", "play"] and not shrunk.exhausted
+    assert shrunk.given == ["the players are Alice and Bob", 'Alice holds "B"']
+    again = shrink(given, moves, attempt)
+    assert (again.given, again.moves, again.replays) == (shrunk.given, shrunk.moves,
+                                                         shrunk.replays)
+    cut = shrink(given, moves, attempt, ShrinkBudget(replays=2))
+    assert cut.exhausted and cut.replays == 2 and "draw" in cut.moves
+    assert not shrink(given, ["pass"], attempt).reproduced

@@ -1,6 +1,8 @@
 """``rules-oracle``: the command engine developers put in CI.
 
 ``rules-oracle matrix`` runs several engines and tabulates them (``oracle.cli.matrix``);
+``rules-oracle explore`` plays the same games on two engines and reports where they disagree
+(``oracle.cli.explore``);
 ``rules-oracle capabilities`` maps capabilities to steps and engines' gaps
 (``oracle.cli.capabilities``); ``rules-oracle coverage`` lists the rules text sentence by
 sentence with what checks each (``oracle.cli.coverage``).
@@ -134,8 +136,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="only this game's steps and values (repeatable; default: all)")
     steps.add_argument("--markdown", action="store_true", help="write Markdown")
     smoke_options["features"].add_to_cli(steps)
-    from oracle.cli import capabilities, cards, coverage, scaffold
+    from oracle.cli import capabilities, cards, coverage, explore, scaffold
 
+    explore.add_parser(sub)
     scaffold.add_parser(sub)
     capabilities.add_parser(sub)
     cards.add_parser(sub)
@@ -298,6 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.editions import main as editions_main
 
         return editions_main(ns)
+    if ns.command == "explore":
+        from oracle.cli.explore import main as explore_main
+
+        return explore_main(ns)
     if ns.command == "new-adapter":
         from oracle.cli.scaffold import main as new_adapter
 

@@ -2,8 +2,8 @@
 
 Hand-written scenarios check the cases somebody thought of. Exploration
 checks invariants (each tied to rule ids) after every move of random games,
-and when one breaks, Hypothesis shrinks the game to a minimal one and the
-oracle writes it out as a scenario in the project's own DSL.
+and when one breaks, the game is shrunk to a minimal one (by ``shrink``, within a
+budget) and the oracle writes it out as a scenario in the project's own DSL.
 
 The moves *are* step texts: a state is built by running Given steps and a
 move is a When step, through the same step definitions the feature files
@@ -15,9 +15,11 @@ only if they fail on the engine under test.
 A game opts in with ``explore: package.module:MODEL`` in its ``game.yaml``;
 the model (see ``ExplorationModel``) says how to build states and moves.
 The parts: ``model`` (invariants, the explored game, steps run by text), ``search`` (the
-one Hypothesis test that plays every game, and its tallies), ``render`` (findings as
-scenarios); this module runs a search to the end and says, per invariant, what it found and
-how often it was exercised.
+one Hypothesis test that plays every game, and its tallies), ``shrink`` (a found game made
+minimal, within a budget), ``render`` (findings as scenarios); this module runs a search to
+the end and says, per invariant, what it found and how often it was exercised.
+``differential`` plays the same games on two engines and compares them (``compare``: what
+is compared, and what the rules leave to the engine); ``rules-oracle explore`` runs it.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from oracle.explore import Explored, Invariant, Supported
 from oracle.games.eu_pop.cards import DECKS
+from oracle.games.eu_pop.explore.choices import CHOICES
 from oracle.games.eu_pop.explore.invariants import INVARIANTS
 from oracle.games.eu_pop.explore.tables import (
     COUNTERESPIONAGE,
@@ -56,6 +57,8 @@ class EUModel:
     #: Card's discard (6.2.display.10).
     answer_rules = MappingProxyType({"keep": "eu-pop:4.5.c.2",
                                      "discard": "eu-pop:6.2.display.10"})
+    #: What the chapter leaves to the engine, for differential exploration.
+    choices = CHOICES
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """The tables of ``tables._setups`` (the explorer skips, and counts, those that need

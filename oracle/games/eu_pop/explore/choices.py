@@ -1,0 +1,151 @@
+"""What the EU chapter leaves to the engine, for differential exploration: two engines that
+both follow the rules may still differ here, and the comparison must not flag it.
+
+Each is one of docs/protocol.md's "Questions an EU adapter asks" answered "the engine's
+choice" (``tests/test_eu_engine_choices.py`` and ``tests/test_eu_attribution.py`` run the
+scenarios on engines choosing otherwise; ``tests/test_explore_differential.py`` compares
+those engines with the reference here):
+
+- a hand's size may be hidden from other viewers (the chapter keeps the cards secret and
+  says nothing of the size);
+- the Battle Dice each side gained are listed in any order;
+- Step C asks every player over the limit at once, or one after another in seat order: the
+  first of them in seat order is compared, and any move by a later one may be answered
+  otherwise (an answer refused, an action allowed before they are asked);
+- a player may keep fewer than 5 cards in Step C, or not ("a maximum hand size of 5");
+- the order of several Step C discards on a pile;
+- a third Display Card is placed before or after the card to discard is chosen: while the
+  choice is pending, that player's display is not compared;
+- the hiring costs of Appoint Advisor/Leader (5.2) are charged or not (and an appointment
+  its player could not pay may be refused);
+- ``end_turn``, ``draw`` or ``appoint`` while a card is being played may be refused;
+- a draw of more cards than a deck and its discard pile hold may be refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from oracle.explore.compare import Loosened
+
+View = Mapping[str, Any]
+
+_KEEP = re.compile(r"(\w+) keeps (.+)")
+_DRAW = re.compile(r"(\w+) draws (\w+) (\w+) cards?")
+_APPOINT = re.compile(r"(\w+) appoints ")
+_WAITS_FOR_NO_PLAY = re.compile(r"\w+ (?:ends (?:her|his|their) turn|draws |appoints )")
+_COUNT = re.compile(r"(\d+|no) cards?$")
+_NUMBERS = {"no": 0, "one": 1, "two": 2, "three": 3}
+
+
+def _step_c(pending: Any) -> bool:
+    return isinstance(pending, Mapping) and pending.get("decision") == "keep"
+
+
+def _owing_step_c(view: View) -> list[str]:
+    """The players owing a Step C keep, in seat order."""
+    owing = {p.get("player") for p in view.get("pending") or [] if _step_c(p)}
+    return [name for name in view.get("players") or {} if name in owing]
+
+
+class EUChoices:
+    """``oracle.explore.compare.GameChoices`` for EU: The Price of Power."""
+
+    def view(self, view: dict[str, Any], viewer: str | None) -> None:
+        for player in (view.get("players") or {}).values():
+            hand = player.get("hand")
+            if isinstance(hand, dict) and hand.get("count") is None:
+                hand.pop("count", None)
+        battle = view.get("battle")
+        if isinstance(battle, Mapping) and isinstance(battle.get("dice"), Mapping):
+            battle = view["battle"] = dict(battle)
+            battle["dice"] = {side: sorted(dice) for side, dice in battle["dice"].items()}
+        pending = view.get("pending") or []
+        first = _owing_step_c(view)[:1]
+        if pending:
+            view["pending"] = [p for p in pending
+                               if not _step_c(p) or p.get("player") in first]
+        for p in pending:
+            if isinstance(p, Mapping) and p.get("from") == "display":
+                entry = (view.get("players") or {}).get(p.get("player"))
+                if isinstance(entry, dict):
+                    entry.pop("display", None)
+
+    def reply(self, before: View, text: str) -> str | None:
+        if before.get("being_played") and _WAITS_FOR_NO_PLAY.match(text):
+            return "end_turn, draw or appoint while a card is being played"
+        draw = _DRAW.match(text)
+        if draw:
+            count = _NUMBERS.get(draw.group(2))
+            count = int(draw.group(2)) if count is None and draw.group(2).isdigit() else count
+            deck = (before.get("decks") or {}).get(draw.group(3)) or {}
+            pile = deck.get("draw")
+            held = (pile.get("count") if isinstance(pile, Mapping) else len(pile or [])) or 0
+            if count is not None and count > int(held) + len(deck.get("discard") or []):
+                return "a draw of more cards than the deck and its discard pile hold"
+        player = text.split(" ", 1)[0]
+        owing = _owing_step_c(before)
+        if player in owing[1:]:  # asked now, or only once the players before have answered
+            return "Step C asks the players at once or one after another"
+        appoint = _APPOINT.match(text)
+        if appoint and _short_of_a_hiring_cost(before, player):
+            return "the hiring costs of Appoint Advisor/Leader"
+        keep = _KEEP.match(text)
+        if keep:
+            asked = next((p for p in before.get("pending") or []
+                          if _step_c(p) and p.get("player") == player), None)
+            if asked is not None and _kept(keep.group(2)) < int(asked.get("count") or 0):
+                return "keeping fewer than 5 cards in Step C"
+        return None
+
+    def outcome(self, before: View, text: str) -> Loosened | None:
+        if _KEEP.match(text) or text == "Phase 5, Step C is resolved":
+            return Loosened("the order of several Step C discards on a pile", _sorted_piles)
+        appoint = _APPOINT.match(text)
+        if appoint:
+            name = appoint.group(1)
+            return Loosened("the hiring costs of Appoint Advisor/Leader",
+                            lambda view: _without_costs(view, name))
+        return None
+
+
+#: The most a hiring cost may be (5.2: an Advisor's Ducats; a General's Monarch Power, "1 or
+#: 2", 9.4): a player holding less may be refused an appointment by an engine charging it.
+HIRING_COST_AT_MOST = 2
+
+
+def _short_of_a_hiring_cost(before: View, name: str) -> bool:
+    player = (before.get("players") or {}).get(name) or {}
+    power = player.get("power") or {}
+    return int(player.get("ducats", HIRING_COST_AT_MOST)) < HIRING_COST_AT_MOST or int(
+        power.get("military", HIRING_COST_AT_MOST)) < HIRING_COST_AT_MOST
+
+
+def _kept(text: str) -> int:
+    """How many cards a keep answer keeps: ``5 cards``, or the names it lists."""
+    count = _COUNT.search(text)
+    if count:
+        return 0 if count.group(1) == "no" else int(count.group(1))
+    return text.count('"') // 2
+
+
+def _sorted_piles(view: dict[str, Any]) -> None:
+    decks = {}
+    for name, deck in (view.get("decks") or {}).items():
+        deck = dict(deck)
+        if isinstance(deck.get("discard"), list):
+            deck["discard"] = sorted(deck["discard"])
+        decks[name] = deck
+    view["decks"] = decks
+
+
+def _without_costs(view: dict[str, Any], name: str) -> None:
+    player = (view.get("players") or {}).get(name)
+    if isinstance(player, dict):
+        player.pop("power", None)
+        player.pop("ducats", None)
+
+
+CHOICES = EUChoices()

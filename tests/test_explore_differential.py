@@ -1,0 +1,258 @@
+"""Differential exploration: two engines play the same seeded games; where they disagree is
+charged to one rule and written as a pending ruling.
+
+The full sweep over every mutant is ``benchmarks/diff_sweep.py`` (minutes); here a sample of
+mutants of both games, one of each way a disagreement shows (a reply, a view, a setup, a
+viewer, a diagnostic, a concept), the engines that make the other choices the rules leave
+them (no disagreement), the Node example engine (none) and an engine over the pipe.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+import oracle.steps.common  # noqa: F401
+from oracle.engines import ConnectOptions, EngineClient, EngineSpec, connect
+from oracle.explore import default_budget, load_model
+from oracle.explore.compare import (
+    NoChoices,
+    common,
+    normal_view,
+    replies_agree,
+    reshuffled,
+)
+from oracle.explore.differential import compare
+from oracle.explore.search import CHUNK
+from oracle.mutants import find_mutant
+from oracle.suite.games import discover_games
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE = shutil.which("node")
+GAMES = discover_games()
+
+
+def _reference(game_id: str) -> EngineClient:
+    return connect(EngineSpec.parse("reference"), {game_id: GAMES[game_id]},
+                   ConnectOptions(guard=False))
+
+
+def _compare(game_id: str, engine: object, label: str, games: int = 30, **kwargs):  # type: ignore[no-untyped-def]
+    game = GAMES[game_id]
+    second = engine if isinstance(engine, EngineClient) else EngineClient(engine, label)
+    return compare(game, load_model(game), _reference(game_id), second, 0,
+                   default_budget(games), ("reference", label), **kwargs)
+
+
+# -- the reference engine against itself, and against engines choosing otherwise ----------------
+
+
+@pytest.mark.parametrize("game_id", ["ti4", "eu-pop"])
+def test_the_reference_engine_agrees_with_itself_over_many_moves(game_id):
+    result = _compare(game_id, _reference(game_id), "reference", games=20)
+    assert result.agree, [f.message for f in result.findings]
+    assert result.moves > 300 and result.views > 3 * result.moves // 2
+    assert not result.diverged  # one random generator: nothing is left to the engines
+
+
+def _eu_choice_engines() -> list[tuple[str, type]]:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_eu_engine_choices import OtherChoices, StricterChoices
+
+    return [("OtherChoices", OtherChoices), ("StricterChoices", StricterChoices)]
+
+
+@pytest.mark.parametrize("name", ["OtherChoices", "StricterChoices", "OtherReadings",
+                                  "HandSizeHidden"])
+def test_engines_making_the_choices_the_rules_leave_them_do_not_disagree(name):
+    """docs/protocol.md's EU engine's choices (tests/test_eu_engine_choices.py) and the other
+    readings of the chapter (tests/test_eu_attribution.py): none is a disagreement, and the
+    games that reach one end there, counted with the choice (so the comparison can fail:
+    without the game's choices, each of these engines is flagged)."""
+    engines = dict(_eu_choice_engines())
+    engines.update(_elsewhere())
+    result = _compare("eu-pop", engines[name](), name, games=25)
+    assert result.agree, [(f.rules, f.message) for f in result.findings]
+    if name != "HandSizeHidden":
+        assert result.diverged, "the engine's choices never came up"
+    model = load_model(GAMES["eu-pop"])
+    original, model.choices = model.choices, NoChoices()
+    try:
+        flagged = _compare("eu-pop", engines[name](), name, games=25, max_findings=1)
+    finally:
+        model.choices = original
+    assert not flagged.agree
+
+
+def _elsewhere() -> dict[str, type]:
+    """The EU engines of tests/test_eu_attribution.py (its module text)."""
+    source = (ROOT / "tests" / "test_eu_attribution.py").read_text()
+    start = source.index("ELSEWHERE = '''") + len("ELSEWHERE = '''")
+    namespace: dict[str, object] = {}
+    exec(source[start:source.index("'''", start)], namespace)
+    return {k: v for k, v in namespace.items() if isinstance(v, type)}  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name, rule", [
+    ("PilesBottomFirst", "eu-pop:6.decks.2"), ("NoDisplay", "eu-pop:6.2.display.2"),
+    ("TurnNeverFree", "eu-pop:6.action-cards.2")])
+def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(name, rule):
+    result = _compare("eu-pop", _elsewhere()[name](), name, games=40, max_findings=3)
+    assert rule in {r for f in result.findings for r in f.rules}, [
+        (f.rules, f.message) for f in result.findings]
+
+
+# -- mutants: found, charged to their rule, written as a runnable scenario ------------------------
+
+
+@pytest.mark.parametrize("game_id, mutant, why", [
+    ("ti4", "hand_count_hidden", "a Then step about a fact of its rule"),
+    ("ti4", "no_reshuffle", "a diagnostic"),
+    ("ti4", "play_from_anywhere", "rejection"),
+    ("ti4", "players_start_with_a_card", "a diagnostic"),
+    ("ti4", "reveal_not_shown", "a Then step about a fact of its rule"),
+    ("eu-pop", "discard_piles_hidden", "a Then step about a fact of its rule"),
+    ("eu-pop", "step_c_in_any_phase", "a diagnostic"),
+    ("eu-pop", "only_plain_cards_appoint", "a diagnostic"),
+    ("eu-pop", "countered_cost_refunded", "a diagnostic"),
+])
+def test_a_mutant_is_found_and_charged_to_its_rule(game_id, mutant, why):
+    _, broken = find_mutant([GAMES[game_id]], mutant)
+    label = f"mutant:{game_id}/{mutant}"
+    result = _compare(game_id, broken(), label, max_findings=1)
+    assert result.findings, f"{mutant} survived"
+    finding = result.findings[0]
+    assert set(finding.rules) & set(broken.breaks), (finding.rules, finding.why,
+                                                     finding.message)
+    assert why in finding.why, finding.why
+    assert finding.confirmed, finding.scenario
+    first_line = finding.scenario.splitlines()[0]
+    assert first_line == f"@{finding.rules[0]}"
+    for key in ("Ruling: explored-1", "Status: pending", "Authority:", "Source:", "Date:"):
+        assert key in finding.scenario
+    assert "Cites: " + finding.rules[0] in finding.scenario
+    assert f"mutant:{game_id}/{mutant} shows instead:" in finding.scenario
+
+
+def test_the_same_seed_finds_the_same_scenario():
+    _, broken = find_mutant([GAMES["ti4"]], "no_reshuffle")
+    one = _compare("ti4", broken(), "m", max_findings=1).findings[0]
+    two = _compare("ti4", broken(), "m", max_findings=1).findings[0]
+    assert one.scenario.replace(one.scenario.split("Date:")[1][:11], "") == \
+        two.scenario.replace(two.scenario.split("Date:")[1][:11], "")
+
+
+def test_a_finding_runs_as_a_pending_ruling(oracle, tmp_path):
+    """Written as a committee folder, the finding passes the suite checks and runs: a probe
+    the reference engine agrees with and the mutant does not."""
+    out = tmp_path / "found"
+    run = oracle("explore", "-q", "--engine", "mutant:ti4/no_reshuffle", "--game", "ti4",
+                 "--budget", "30", "--out", str(out), report=False)
+    assert run.code == 1, run.out + run.err
+    feature = out / "ti4" / "explored-disagreements.feature"
+    assert "Status: pending" in feature.read_text()
+    rule = "ti4:note-4"
+    ok = oracle("run", "--features", str(out), "--rule", rule)
+    rulings = [g for r in ok.report["rules"] for g in r.get("rulings", [])]
+    assert rulings and all(g["status"] == "pass" and g["probe"] for g in rulings), ok.out
+    bad = oracle("run", "--features", str(out), "--rule", rule, "--engine",
+                 "mutant:ti4/no_reshuffle")
+    rulings = [g for r in bad.report["rules"] for g in r.get("rulings", [])]
+    assert rulings and all(g["status"] == "fail" for g in rulings), bad.out
+
+
+def test_the_command_compares_one_engine_with_the_reference_and_says_so(oracle):
+    agree = oracle("explore", "-q", "--engine", "reference", "--game", "ti4", "--budget", "5",
+                   report=False)
+    assert agree.code == 0, agree.out + agree.err
+    assert "ti4: reference and reference agree" in agree.out
+    wrong = oracle("explore", "--engine", "a", "--engine", "b", "--engine", "c", report=False)
+    assert wrong.code == 2 and "two engines" in wrong.err
+
+
+# -- other engines: the Node example, and engines over the pipe -------------------------------
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (shutil.which)")
+def test_the_node_engine_agrees_with_the_reference_engine():
+    command = f"{shlex.quote(NODE)} {shlex.quote(str(ROOT / 'examples/node-ti4/engine.js'))}"
+    node = connect(EngineSpec.parse(f"cmd:{command}"), {"ti4": GAMES["ti4"]})
+    try:
+        result = _compare("ti4", node, "node", games=60)
+    finally:
+        node.close()
+    assert result.agree, "\n\n".join(f.scenario for f in result.findings)
+    assert result.moves > 500
+    # Its random generator is not Python's: games end where a shuffle dealt otherwise.
+    assert set(result.diverged) <= {"the engines shuffled differently"}
+
+
+def test_a_mutant_over_the_pipe_is_found_as_in_process():
+    command = f"{shlex.quote(sys.executable)} -m oracle.pipe serve mutant:ti4/hand_count_hidden"
+    piped = connect(EngineSpec.parse(f"cmd:{command}"), {"ti4": GAMES["ti4"]})
+    try:
+        result = _compare("ti4", piped, "piped", games=10, max_findings=1)
+    finally:
+        piped.close()
+    assert [f.rules for f in result.findings] == [("ti4:note-2",)]
+
+
+# -- the comparison's normalisation -----------------------------------------------
+
+
+def test_what_is_compared_is_what_the_rules_decide():
+    a = {"players": {"Alice": {"hand": {"count": 2, "cards": ["B", "A"]}, "hand_limit": 7},
+                     "Bob": {"hand": {"count": 1, "cards": None}}},
+         "decks": {"action": {"draw": {"count": 1}, "discard": ["X", "Y"]}},
+         "pending": [{"player": "Bob", "decision": "keep", "count": 7},
+                     {"player": "Alice", "decision": "keep", "count": 7, "options": [1]}],
+         "turn": 3}
+    b = {"players": {"Alice": {"hand": {"count": 2, "cards": ["A", "B"]}},
+                     "Bob": {"hand": {"count": 1, "cards": ["Z"]}}},
+         "decks": {"action": {"draw": {"count": 1}, "discard": ["X", "Y"]}},
+         "pending": [{"player": "Alice", "decision": "keep", "count": 7},
+                     {"player": "Bob", "decision": "keep", "count": 7}]}
+    na, nb = normal_view(a, "Alice", NoChoices()), normal_view(b, "Alice", NoChoices())
+    common(na, nb)
+    assert na == nb
+    b["decks"]["action"]["discard"] = ["Y", "X"]  # piles are ordered: top first
+    nb = normal_view(b, "Alice", NoChoices())
+    common(na, nb)
+    assert na != nb
+    assert replies_agree([("play", "Rejected", "ti4:2.6")], [("play", "Rejected", None)])
+    assert not replies_agree([("play", "Rejected", "ti4:2.6")], [("play", "Rejected", "ti4:2.7")])
+    assert not replies_agree([("play", "Accepted", None)], [("play", "Rejected", None)])
+
+
+def test_a_shuffle_is_told_from_a_draw():
+    def view(draw, discard):  # type: ignore[no-untyped-def]
+        return {"decks": {"action": {"draw": {"count": len(draw), "cards": draw},
+                                     "discard": discard}}}
+    assert not reshuffled(view(["A", "B"], ["C"]), view(["B"], ["C"]))
+    assert reshuffled(view(["A"], ["C", "A"]), view(["A"], []))
+    assert reshuffled(view([], ["C", "D"]), view(["D"], []))
+
+
+def test_shrinking_is_bounded_and_reported():
+    _, broken = find_mutant([GAMES["ti4"]], "no_reshuffle")
+    from oracle.explore.shrink import ShrinkBudget
+
+    result = _compare("ti4", broken(), "m", max_findings=1,
+                      shrink_budget=ShrinkBudget(replays=3))
+    assert result.findings and result.shrinks[0].replays <= 3
+    assert result.shrinks[0].exhausted
+    unbounded = _compare("ti4", broken(), "m", max_findings=1)
+    assert not unbounded.shrinks[0].exhausted
+    assert len(unbounded.findings[0].lines) <= len(result.findings[0].lines)
+
+
+def test_the_search_budget_is_the_games_played():
+    game = GAMES["ti4"]
+    ran = compare(game, load_model(game), _reference("ti4"), _reference("ti4"), 3,
+                  settings(default_budget(7), stateful_step_count=5), ("a", "b"))
+    assert 0 < ran.games <= 7 and 0 < ran.moves <= 7 * (5 + CHUNK)
