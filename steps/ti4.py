@@ -32,12 +32,18 @@ from oracle.suite.dsl import (
 
 NAME = r"[A-Z][\w'-]*"
 DECK = "action"
+#: The status phase step that deals action cards (ti4:81.3): sent as ``status_draw``.
+DRAW_STEP = "Draw Action Cards"
+#: The rolls a timing event can be (the card facts' windows spell them so).
+ROLL = "space combat|ground combat|SPACE CANNON|ANTI-FIGHTER BARRAGE|BOMBARDMENT"
 #: The window of a component action ("Action" cards), as the card facts spell it.
 ACTION_WINDOW = "Action"
 PHASES = ("action", "agenda", "status", "strategy")
 UNIT_TYPES = ("dreadnought", "carrier", "cruiser", "destroyer", "fighter", "flagship",
               "war sun", "infantry", "mech", "pds", "space dock")
 UNIT = "|".join(UNIT_TYPES)
+#: A unit on the board, as the counter step names it: Bob's dreadnought, Bob's dreadnought 2.
+UNIT_REF = rf"{NAME}'s (?:{UNIT})(?: \d+)?"
 
 # One phrase per countable fact: Given sets it, Then checks it.
 COUNTER = (
@@ -129,8 +135,27 @@ PHRASES = {"ru": [
      "{followers} resolve its secondary ability"),
     (rf"(?P<player>{NAME}) выполняет вторичное свойство Politics",
      "{player} resolves the secondary ability of Politics"),
-    (r'выполнен шаг фазы статуса "Draw Action Cards"',
-     'the status phase step "Draw Action Cards" is resolved'),
+    (r'выполнен шаг фазы статуса "(?P<step>[^"]+)"',
+     'the status phase step "{step}" is resolved'),
+    # Timing events: unit ids are written as the scenario names them (Bob's dreadnought 2).
+    (rf"(?P<units>{NAME}'s .+?) использу\w+ SUSTAIN DAMAGE, чтобы отменить попадания "
+     rf"(?P<against>{NAME})",
+     "{units} uses SUSTAIN DAMAGE to cancel hits produced by {against}"),
+    *((rf"(?P<player>{NAME}) делает бросок {ru} с (?P<hits>\w+) попадани\w+ против "
+       rf"(?P<against>{NAME})",
+       f"{{player}} makes a {en} roll that produces {{hits}} hits against {{against}}")
+      for ru, en in (("космического боя", "space combat"), ("наземного боя", "ground combat"))),
+    *((rf"начинается раунд (?P<round>\w+) {ru} боя между (?P<attacker>{NAME}) и "
+       rf"(?P<defender>{NAME})",
+       f"round {{round}} of a {en} combat between {{attacker}} and {{defender}} starts")
+      for ru, en in (("космического", "space"), ("наземного", "ground"))),
+    (rf"у броска (?P<player>{NAME}) осталось (?P<count>\w+) попадани\w+",
+     "{player}'s roll has {count} hits left"),
+    (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") против (?P<target>{NAME}\'s .+)',
+     "{player} plays {card} targeting {target}"),
+    *((rf"у (?P<player>{NAME}) (?:есть|осталось|остался|осталась) (?P<count>\w+) {ru}\w*",
+       f"{{player}} has {{count}} {en}s")
+      for ru, en in (("дредноут", "dreadnought"), ("крейсер", "cruiser"))),
     (rf"(?P<giver>{NAME}) передаёт (?P<cards>.+) игроку (?P<receiver>{NAME}) в сделке",
      "{giver} gives {cards} to {receiver} in a transaction"),
     *((rf"карта (?P<ref>[A-Z]) — любая {re.escape(ru)}", f"card {{ref}} is any {en}")
@@ -156,10 +181,16 @@ PHRASES = {"ru": [
 
 #: The kinds of these steps' arguments (oracle.suite.arguments), where the name does not say.
 ARGUMENTS = {"faction": "faction", "tech": "technology", "laws": "laws", "law": "law",
-             "followers": "players",
+             "followers": "players", "units": "units", "against": "player",
+             "attacker": "player", "defender": "player", "hits": "count", "round": "count",
+             "step": "status step",
              "unit": "unit type", "tg": "choice", "pool": "choice", "speaker": "player",
              "giver": "player", "receiver": "player", "_strategy_card.card": "strategy card"}
-KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references)}
+KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references),
+         "units": Kind("units", "units on the board, as a counter names them: Bob's dreadnought "
+                       "and Bob's dreadnought 2", lambda game, text: [
+                           ref for unit in re.split(r", | and ", text)
+                           for ref in target_references(game, unit)])}
 
 
 def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
@@ -410,14 +441,72 @@ def _politics(oracle_world: ScenarioWorld, player: str, which: str, speaker: str
     oracle_world.act(text, action)
 
 
-@when('the status phase step "Draw Action Cards" is resolved')
-@requires(lambda world, **_: ["ti4/status-phase"])
-def _status_draw(oracle_world: ScenarioWorld) -> None:
-    """The status phase deals each player an action card, in initiative order.
+@when(parsers.re(r'the status phase step "(?P<step>[^"]+)" is resolved'))
+@requires(lambda world, step, **_: ["ti4/status-phase"] if step == DRAW_STEP
+          else ["ti4/status-phase", "ti4/status-steps"])
+def _status_step(oracle_world: ScenarioWorld, step: str) -> None:
+    """A step of the status phase, by its name (ti4:81): the steps come in order, each once.
+    "Draw Action Cards" deals each player an action card, in initiative order.
 
     Example: When the status phase step "Draw Action Cards" is resolved
+    Example: When the status phase step "Return Strategy Cards" is resolved
     """
-    oracle_world.act("the status phase draws action cards", {"type": "status_draw"})
+    if step == DRAW_STEP:
+        oracle_world.act("the status phase draws action cards", {"type": "status_draw"})
+        return
+    oracle_world.act(f'the status phase step "{step}" is resolved',
+                     {"type": "status_step", "step": step})
+
+
+@when(parsers.re(
+    rf"(?P<units>{UNIT_REF}(?:(?:, | and ){UNIT_REF})*) uses? SUSTAIN DAMAGE to cancel "
+    rf"(?:a hit|hits) produced by (?P<against>{NAME})"
+))
+@requires(lambda world, **_: ["ti4/events", "ti4/units"])
+def _sustain_damage(oracle_world: ScenarioWorld, units: str, against: str) -> None:
+    """A timing event: units (of one player) use SUSTAIN DAMAGE to cancel hits another
+    player's units produced; its windows open ("After another player's ship uses SUSTAIN
+    DAMAGE ...": that player's; "that ship" is one of these units).
+
+    Example: When Bob's dreadnought uses SUSTAIN DAMAGE to cancel a hit produced by Alice
+    """
+    ids = [u.strip() for u in re.split(r", | and ", units)]
+    oracle_world.act(f"{units} use SUSTAIN DAMAGE against {against}'s hits",
+                     {"type": "event", "event": "sustain_damage", "units": ids,
+                      "against": against})
+
+
+@when(parsers.re(
+    rf"(?P<player>{NAME}) makes an? (?P<roll>{ROLL}) roll that produces (?P<hits>\w+) hits? "
+    rf"against (?P<against>{NAME})"
+))
+@requires(lambda world, **_: ["ti4/events"])
+def _roll(oracle_world: ScenarioWorld, player: str, roll: str, hits: str, against: str) -> None:
+    """A timing event: a roll and the hits it produces against another player; its windows
+    open ("Before you assign hits to your ships during a space combat": the hit player's).
+
+    Example: When Bob makes a space combat roll that produces 3 hits against Alice
+    """
+    oracle_world.act(f"{player} rolls {hits} hits against {against}",
+                     {"type": "event", "event": "roll", "roll": roll.lower(),
+                      "player": player, "hits": parse_count(hits), "against": against})
+
+
+@when(parsers.re(
+    rf"round (?P<round>\w+) of an? (?P<combat>space|ground) combat between (?P<attacker>{NAME}) "
+    rf"and (?P<defender>{NAME}) starts"
+))
+@requires(lambda world, **_: ["ti4/events"])
+def _combat_round(oracle_world: ScenarioWorld, round: str, combat: str, attacker: str,
+                  defender: str) -> None:
+    """A timing event: a round of combat starts, the attacker named first; its windows open
+    to both sides ("At the start of a combat round").
+
+    Example: When round 1 of a space combat between Alice and Bob starts
+    """
+    oracle_world.act(f"round {round} of the {combat} combat starts",
+                     {"type": "event", "event": "combat_round", "combat": combat,
+                      "round": parse_count(round), "attacker": attacker, "defender": defender})
 
 
 @when(parsers.re(r"the timing window of card (?P<ref>[A-Z]) opens again"))
@@ -470,6 +559,22 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: s
         raise EngineFault(f"the referee view lacks {exc}; see docs/protocol.md (TI4)") from exc
     if got != want:
         raise RuleViolation(f"{what}: {got}; expected {want}")
+
+
+@then(parsers.re(rf"(?P<player>{NAME})'s roll has (?P<count>\w+) hits? left"))
+@requires(lambda world, **_: ["ti4/events"])
+def _roll_hits(oracle_world: ScenarioWorld, player: str, count: str) -> None:
+    """The hits the current roll (a timing event) still produces, after cancellations.
+
+    Example: Then Bob's roll has 1 hit left
+    """
+    event = oracle_world.view(REFEREE).get("event") or {}
+    if event.get("event") != "roll" or event.get("player") != player:
+        raise RuleViolation(f"the current timing event is {event or 'none'}, not a roll of "
+                            f"{player}'s")
+    if event.get("hits") != parse_count(count):
+        raise RuleViolation(f"{player}'s roll has {event.get('hits')} hit(s) left; expected "
+                            f"{parse_count(count)}")
 
 
 @then(parsers.re(rf"(?P<player>{NAME}) is the speaker"))

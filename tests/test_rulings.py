@@ -33,7 +33,8 @@ def test_a_committee_folder_runs_with_every_ruling_on_its_own_row(oracle, pytest
     rules = {r["id"]: r for r in run.report["rules"]}
     rule = rules["ti4:2.6.2"]
     assert rule["status"] == "pass"
-    rulings = {r["id"]: r for r in rule["rulings"]}
+    # The rulings of action-cards.feature (flow.feature adds official ones that pass).
+    rulings = {r["id"]: r for r in rule["rulings"] if "action-cards" in r["location"]}
     assert {i: (r["standing"], r["status"], r["probe"]) for i, r in rulings.items()} == {
         "ti4:2.6.2/r1": ("superseded", "fail", True),
         "ti4:2.6.2/r2": ("pending", "fail", True),
@@ -44,7 +45,8 @@ def test_a_committee_folder_runs_with_every_ruling_on_its_own_row(oracle, pytest
         "status": "superseded by ti4:2.6.2/r3"}
     assert rule["tally"] == {"scenarios_passed": len(rule["scenarios"]),
                              "scenarios": len(rule["scenarios"]),
-                             "rulings_passed": 1, "rulings": 3}
+                             "rulings_passed": len(rule["rulings"]) - 2,
+                             "rulings": len(rule["rulings"])}
     added = rules["ti4:council:opening-hand"]
     assert added["status"] == "pass" and added["added_by"] == "ti4:council:opening-hand/r1"
     assert added["text"] == "Players start the game with no action cards, whatever their faction"
@@ -362,7 +364,8 @@ def test_shards_of_a_run_with_rulings_combine_into_the_whole_run(pytester):
     whole = load_report(run())
     shards = [load_report(run(f"--oracle-shard={k}/2")) for k in (1, 2)]
     ran = [sum(len(g.scenarios) for r in s.rules for g in r.rulings) for s in shards]
-    assert sum(ran) == 4 and all(ran)  # the rulings' scenarios are split between shards
+    every = sum(len(g.scenarios) for r in whole.rules for g in r.rulings)
+    assert sum(ran) == every and all(ran)  # the rulings' scenarios are split between shards
     combined = combine([("1", shards[0]), ("2", shards[1])])
 
     def rows(report):

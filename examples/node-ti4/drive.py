@@ -273,6 +273,10 @@ def _normal(reply: JSON, reshuffled: bool) -> JSON:
     cards the hands and the draw pile hold between them."""
     reply = copy.deepcopy(reply)
     view = reply.get("view")
+    if isinstance(view, dict):
+        # The timing event (ti4/events, and the discards the reference reports as one): the
+        # Node engine models none.
+        view.pop("event", None)
     if not reshuffled or not isinstance(view, dict):
         return reply
     pool: list[str] = []

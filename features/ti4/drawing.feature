@@ -39,6 +39,19 @@ Feature: Drawing action cards
         | the agenda phase               | rejected |
         | the strategy phase             | rejected |
 
+    Scenario Outline: The status phase's steps come in order: action cards are drawn in the third
+      Cites: ti4:81#2 "players perform the following steps"
+      Given it is the status phase
+      And the action deck is 6 cards
+      When the status phase step "<step>" is resolved
+      And the status phase step "Draw Action Cards" is resolved
+      Then the action is <outcome>
+
+      Examples:
+        | step                    | outcome                  |
+        | Reveal Public Objective | allowed                  |
+        | Remove Command Tokens   | rejected, citing ti4:2.1 |
+
   @ti4:2.2
   Rule: 2.2 The Politics strategy card draws action cards
     Cites: ti4:2.2#1 "by resolving the primary and secondary abilities of the Politics strategy card"

@@ -48,6 +48,41 @@ Feature: Playing action cards
         | "Action" card | card A and "Sabotage" | Alice starts playing card A                                    | Alice starts playing "Sabotage" targeting card A     | rejected |
         | "Action" card | card A and "Sabotage" | Alice starts playing card A and Bob cancels it with "Sabotage" | Alice starts playing "Sabotage" targeting "Sabotage" | rejected |
 
+    Scenario Outline: A timing event opens its window to the player the card's timing names
+      Cites: ti4:1.23#1 "describes when a player can resolve that card’s ability"
+      # "Before you assign hits to your ships": the moment belongs to the player the roll's
+      # hits are against, not to the one who rolled nor to a player outside the combat.
+      Given it is the action phase, Alice's turn
+      And <player> holds "Shields Holding"
+      When Alice makes a space combat roll that produces 3 hits against Bob
+      And <player> plays "Shields Holding"
+      Then the action is <outcome>
+
+      Examples:
+        | player | outcome  |
+        | Bob    | allowed  |
+        | Carol  | rejected |
+
+    Scenario Outline: A discard by the hand limit opens Reverse Engineer's window, for a card with a component action
+      Cites: ti4:1.14#1 "the ability’s effect occurs immediately before or after the described timing event"
+      # Reverse Engineer is played after another player discards an action card that has a
+      # component action: Alice's hand-limit discard is such a discard when the card she
+      # discards is an "Action" card.
+      Given it is the action phase, Alice's turn
+      And Alice holds "Lucky Shot", "Morale Boost" and 5 other cards
+      And Bob holds "Reverse Engineer"
+      And the action deck is 2 cards
+      When Alice draws 1 action card
+      And Alice keeps all cards but "<card>"
+      And Bob plays "Reverse Engineer" targeting "<card>"
+      Then the action is <outcome>
+      And Bob holds <hand>
+
+      Examples:
+        | card         | outcome  | hand               |
+        | Lucky Shot   | allowed  | "Lucky Shot"       |
+        | Morale Boost | rejected | "Reverse Engineer" |
+
   @ti4:2.6.1
   Rule: 2.6.1 An "Action" card is a component action, only if it can be completely resolved
     Cites: ti4:2.6.1#1 "a player must use a component action during the action phase to resolve the ability"
@@ -149,6 +184,26 @@ Feature: Playing action cards
       Then the effect of card A has happened
       And Alice holds no cards
 
+    Scenario Outline: A new occurrence of a timing event lets a card of the same name affect the same thing again
+      Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+      # A roll's hits are one game effect, and so is a combat round's: a second card of the
+      # name affects them only after the next roll or round.
+      Given it is the action phase, Alice's turn
+      And Bob holds "<card>" and "<card>"
+      And Bob has a cruiser
+      When <event>
+      And Bob plays "<card>"
+      And <between>
+      And Bob plays "<card>"
+      Then the action is <outcome>
+
+      Examples:
+        | card            | event                                                             | between                                                           | outcome  |
+        | Shields Holding | Alice makes a space combat roll that produces 4 hits against Bob | all players pass                                                  | rejected |
+        | Shields Holding | Alice makes a space combat roll that produces 4 hits against Bob | Alice makes a space combat roll that produces 3 hits against Bob | allowed  |
+        | Morale Boost    | round 1 of a space combat between Alice and Bob starts           | all players pass                                                  | rejected |
+        | Morale Boost    | round 1 of a space combat between Alice and Bob starts           | round 2 of a space combat between Alice and Bob starts           | allowed  |
+
   @ti4:2.7
   Rule: 2.7 A played card resolves, then goes to the action discard pile
     Cites: ti4:2.7#1 "a player reads and resolves the card’s ability text"
@@ -202,6 +257,36 @@ Feature: Playing action cards
         | hand   | outcome  |
         | card A | allowed  |
         | card B | rejected |
+
+    Scenario Outline: Direct Hit destroys a ship that used SUSTAIN DAMAGE, not another
+      Cites: ti4:1.14#1 "the ability’s effect occurs immediately before or after the described timing event"
+      # "That ship": the ship (or one of the ships) whose SUSTAIN DAMAGE opened the window.
+      Given it is the action phase, Alice's turn
+      And Alice holds "Direct Hit"
+      And Bob has 2 dreadnoughts
+      When <ships> SUSTAIN DAMAGE to cancel hits produced by Alice
+      And Alice plays "Direct Hit" targeting <target>
+      Then the action is <outcome>
+
+      Examples:
+        | ships                                         | target              | outcome                  |
+        | Bob's dreadnought uses                        | Bob's dreadnought   | allowed                  |
+        | Bob's dreadnought uses                        | Bob's dreadnought 2 | rejected, citing ti4:2.7 |
+        | Bob's dreadnought and Bob's dreadnought 2 use | Bob's dreadnought 2 | allowed                  |
+
+    Scenario Outline: Shields Holding cancels up to two hits of the roll it follows
+      Cites: ti4:1.14#1 "immediately before or after the described timing event"
+      Given it is the action phase, Alice's turn
+      And Bob holds "Shields Holding"
+      When Alice makes a space combat roll that produces <hits> hits against Bob
+      And Bob plays "Shields Holding"
+      Then Alice's roll has <left> hits left
+      And Bob holds no cards
+
+      Examples:
+        | hits | left |
+        | 3    | 1    |
+        | 1    | 0    |
 
   @ti4:2.8
   Rule: 2.8 A cancelled card has no effect and is discarded

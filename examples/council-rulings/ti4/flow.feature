@@ -100,3 +100,115 @@ Feature: The Council's rulings on the game's flow around action cards
       And no decision is pending
       And the action deck is empty
       And the action discard pile is empty
+
+  @ti4:2.6.2
+  Rule: 2.6.2 Timing events: a ship, a roll, a combat round are each their own subject
+    Source: Living Rules Reference, action card notes (https://www.tirules.com/C_action_cards)
+    Date: 2026-11-27
+    Authority: The Living Rules Reference, recorded by the Council of Rules
+    Status: official
+    Cites: ti4:2.6.2#1 "to affect the same units or game effect"
+    Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+
+    Scenario: A Direct Hit may be played for each ship that used SUSTAIN DAMAGE
+      # Direct Hit, note 1: "If multiple ships use their Sustain Damage ability, a Direct
+      # Hit may be played for each."
+      Ruling: r4
+      Given it is the action phase, Alice's turn
+      And Alice holds "Direct Hit", "Direct Hit" and "Direct Hit"
+      And Bob has 3 dreadnoughts
+      When Bob's dreadnought, Bob's dreadnought 2 and Bob's dreadnought 3 use SUSTAIN DAMAGE to cancel hits produced by Alice
+      And Alice plays "Direct Hit" targeting Bob's dreadnought
+      And Alice plays "Direct Hit" targeting Bob's dreadnought 2
+      And Alice plays "Direct Hit" targeting Bob's dreadnought 3
+      Then Bob has 0 dreadnoughts
+      And Alice holds no cards
+
+    Scenario Outline: A second Shields Holding cannot cancel hits of the same roll, only of the next
+      # Shields Holding, note 5: "A player cannot play a second Shields Holding to cancel a
+      # second pair of hits produced by the same dice roll or other source."
+      Ruling: r5
+      Given it is the action phase, Alice's turn
+      And Bob holds "Shields Holding" and "Shields Holding"
+      When Alice makes a space combat roll that produces 4 hits against Bob
+      And Bob plays "Shields Holding"
+      And <between>
+      And Bob plays "Shields Holding"
+      Then the action is <outcome>
+      And Alice's roll has 2 hits left
+
+      Examples:
+        | between                                                          | outcome                    |
+        | all players pass                                                 | rejected, citing ti4:2.6.2 |
+        | Alice makes a space combat roll that produces 4 hits against Bob | allowed                    |
+
+    Scenario Outline: A second Morale Boost cannot be played in one combat round, only in the next
+      # Morale Boost, note 1: "A second Morale Boost cannot be played during a combat round
+      # to give +2 to the combat rolls of a player's units."
+      Ruling: r6
+      Given it is the action phase, Alice's turn
+      And Alice holds "Morale Boost" and "Morale Boost"
+      And Alice has a cruiser
+      When round 1 of a space combat between Alice and Bob starts
+      And Alice plays "Morale Boost"
+      And <between>
+      And Alice plays "Morale Boost"
+      Then the action is <outcome>
+
+      Examples:
+        | between                                                | outcome                    |
+        | all players pass                                       | rejected, citing ti4:2.6.2 |
+        | round 2 of a space combat between Alice and Bob starts | allowed                    |
+
+  @ti4:2.6
+  Rule: 2.6 Reverse Engineer follows any discard of an "Action" card, however it was discarded
+    Ruling: r1
+    Source: Living Rules Reference, action card notes, Reverse Engineer, note 1 (https://www.tirules.com/C_action_cards)
+    Date: 2026-11-27
+    Authority: The Living Rules Reference, recorded by the Council of Rules
+    Status: official
+    Cites: ti4:2.6#2 "describes the timing of when that card’s ability can be resolved"
+
+    Scenario: Reverse Engineer takes an "Action" card discarded after it was played
+      Given it is the action phase, Alice's turn
+      And Alice holds "Lucky Shot"
+      And Bob has a destroyer
+      And Carol holds "Reverse Engineer"
+      When Alice plays "Lucky Shot" targeting Bob's destroyer
+      And Carol plays "Reverse Engineer" targeting "Lucky Shot"
+      Then Carol holds "Lucky Shot"
+      And the action discard pile is "Reverse Engineer"
+
+    Scenario: Reverse Engineer takes an "Action" card discarded to the hand limit
+      Given it is the action phase, Alice's turn
+      And Alice holds "Lucky Shot" and 6 other cards
+      And Carol holds "Reverse Engineer"
+      And the action deck is 2 cards
+      When Alice draws 1 action card
+      And Alice keeps all cards but "Lucky Shot"
+      And Carol plays "Reverse Engineer" targeting "Lucky Shot"
+      Then Carol holds "Lucky Shot"
+      And Carol holds "Lucky Shot" as seen by Bob
+
+  @ti4:2.1
+  Rule: 2.1 The status phase's steps come in order
+    Ruling: r1
+    Source: The Council's illustrative example (no published ruling): the rules reference lists the status phase's steps in the order players perform them
+    Date: 2026-11-27
+    Authority: The Council of Rules
+    Status: official
+    Cites: ti4:2.1#1 "Each player draws one action card during each status phase."
+    Cites: ti4:81#2 "players perform the following steps"
+
+    Scenario Outline: Once the strategy cards are returned, the status phase's draw is past
+      Given it is the status phase
+      And the action deck is 6 cards
+      When the status phase step "<step>" is resolved
+      And the status phase step "Draw Action Cards" is resolved
+      Then the action is <outcome>
+      And Alice holds <cards>
+
+      Examples:
+        | step                    | outcome                  | cards    |
+        | Return Strategy Cards   | rejected, citing ti4:2.1 | no cards |
+        | Reveal Public Objective | allowed                  | 1 card   |

@@ -50,7 +50,8 @@ class CardModel:
     """The structured effect of a card the engine models.
 
     ``target`` is the kind of object the card chooses (``unit``, ``law``, ``player``,
-    ``trade_goods``, ``card``, ``units`` for "each of your units", or ``None``). ``specific``
+    ``trade_goods``, ``card``, ``units`` for "each of your units", ``hits`` of a roll,
+    ``discarded`` for a card in the discard pile, or ``None``). ``specific``
     marks a card that needs a specific number of objects (ti4:note-9); ``any_number`` one that
     targets "any number"/"up to"/"each" (ti4:note-8); ``offensive`` one that may not target its
     player (ti4:note-7).
@@ -62,6 +63,12 @@ class CardModel:
     offensive: bool = False
     specific: bool = False
     any_number: bool = False
+    #: What the card's ability says of its timing event (ti4:2.6): ``units`` the unit it
+    #: targets is one the event names ("that ship"); ``roll`` it affects the event's roll;
+    #: ``discard`` it takes a card the event discarded ("that action card").
+    subject: str | None = None
+    #: Hits it cancels, at most (a roll's).
+    cancels: int = 0
 
 
 #: The cards whose effects the engine models. Every other card is played with no modelled
@@ -75,13 +82,20 @@ CARD_MODELS: dict[str, CardModel] = {
         specific=True,
     ),
     "Direct Hit": CardModel(
-        "Direct Hit", target="unit", unit_types=SHIP_TYPES, offensive=True, specific=True
+        "Direct Hit", target="unit", unit_types=SHIP_TYPES, offensive=True, specific=True,
+        subject="units",
     ),
     "Repeal Law": CardModel("Repeal Law", target="law", specific=True),
     "Insubordination": CardModel("Insubordination", target="player", offensive=True, specific=True),
     "Bribery": CardModel("Bribery", target="trade_goods", any_number=True),
     "Morale Boost": CardModel("Morale Boost", target="units", any_number=True),
     "Sabotage": CardModel("Sabotage", target="card"),
+    # Cancels up to two hits of the space combat roll its timing event is (ti4:note-8).
+    "Shields Holding": CardModel("Shields Holding", target="hits", any_number=True,
+                                 subject="roll", cancels=2),
+    # Takes the discarded card of its timing event from the discard pile.
+    "Reverse Engineer": CardModel("Reverse Engineer", target="discarded", specific=True,
+                                  subject="discard"),
 }
 
 

@@ -28,6 +28,7 @@ from oracle.games.ti4.cards import (
 from oracle.games.ti4.engine.decisions import HandLimit
 from oracle.games.ti4.engine.drawing import Drawing
 from oracle.games.ti4.engine.effects import Effects
+from oracle.games.ti4.engine.events import Events
 from oracle.games.ti4.engine.observe import Views
 from oracle.games.ti4.engine.playing import Playing
 from oracle.games.ti4.engine.setup import Setup
@@ -61,6 +62,7 @@ class ReferenceEngine(
     Drawing,
     HandLimit,
     TurnActions,
+    Events,
     Playing,
     Targets,
     Effects,
@@ -87,6 +89,8 @@ class ReferenceEngine(
         "politics": "act_politics",
         "status_draw": "act_status_draw",
         "trade": "act_trade",
+        "event": "act_event",
+        "status_step": "act_status_step",
     }
 
     def __init__(self) -> None:
@@ -104,6 +108,8 @@ class ReferenceEngine(
             "ti4/reveal",
             "ti4/hand-limit",
             "ti4/status-phase",
+            "ti4/status-steps",
+            "ti4/events",
             "ti4/politics",
             "ti4/politics-deal",
             "ti4/transactions",

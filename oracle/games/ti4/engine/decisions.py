@@ -106,6 +106,7 @@ class HandLimit(PendingDecisions):
         for card in gone:
             self.discard_card(card)
         self.emit("discarded", player=player.name, cards=gone)
+        self.discarded(player, gone)
 
     def scheming_discard(self, player: PlayerState, cards: list[str]) -> None:
         """ti4:note-5.2: the Scheming discard, then the hand-limit check (ti4:2.4)."""
@@ -113,6 +114,7 @@ class HandLimit(PendingDecisions):
         for card in cards:
             self.discard_card(card)
         self.emit("discarded", player=player.name, cards=cards)
+        self.discarded(player, cards)
         self.hand_changed(player)
 
     def remove_from_hand(self, player: PlayerState, cards: Iterable[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from oracle.games.kit import JSON, Rejected, Rejection, UnsupportedRequest
 from oracle.games.kit import count as _count
+from oracle.games.ti4.engine.events import DRAW_STEP
 from oracle.games.ti4.engine.state import ACTION_DECK, RULE_2_1, PlayerState
 
 
@@ -167,7 +168,9 @@ class Drawing:
             self.require(self.check_not_pending(pending.player, "go on with the dealing"))
         if game.dealing or game.deal_resume or game.status_dealt:
             raise Rejected(Rejection("this status phase's cards were already dealt", RULE_2_1))
+        self.require(self.status_step_ready(DRAW_STEP))
         game.status_dealt = True
+        game.status_step = DRAW_STEP
         self.start_deal(self.status_dealing_queue())
 
     def act_draw(self, action: JSON) -> None:

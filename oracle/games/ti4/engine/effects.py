@@ -21,6 +21,8 @@ class Effects:
         "Bribery": "effect_bribery",
         "Morale Boost": "effect_morale_boost",
         "Sabotage": "effect_sabotage",
+        "Shields Holding": "effect_cancel_hits",
+        "Reverse Engineer": "effect_take_discarded",
     }
 
     def effect_destroy_unit(self, record: PlayRecord) -> None:
@@ -54,6 +56,28 @@ class Effects:
     def effect_morale_boost(self, record: PlayRecord) -> None:
         """Morale Boost: affects this combat round's rolls, which the engine does not model."""
         self.emit("combat_modifier", player=record.player, card=record.card)
+
+    def effect_cancel_hits(self, record: PlayRecord) -> None:
+        """Shields Holding: cancels up to its number of hits of the roll it was played
+        after (its timing event; played without one, there is no roll to cancel)."""
+        event = self.event_subject("roll")
+        if event is not None and self.in_event_window(record.player, self.facts[record.card]):
+            cancelled = min(self.model(record.card).cancels, event["hits"])
+            event["hits"] -= cancelled
+            self.emit("hits_cancelled", player=record.player, count=cancelled)
+
+    def effect_take_discarded(self, record: PlayRecord) -> None:
+        """Reverse Engineer: the discarded card of its timing event goes from the discard pile
+        to the player's hand, where everyone knows it is (the card's notes: which card it
+        takes is public, as a revealed card is, ti4:note-3); the hand limit then applies."""
+        card = record.targets["card"]
+        if card in self.g.discard:
+            self.g.discard.remove(card)
+            player = self.g.players[record.player]
+            player.hand.append(card)
+            self.emit("took", player=player.name, card=card)
+            self.apply_reveal(player, [card])
+            self.hand_changed(player)
 
     def effect_sabotage(self, record: PlayRecord) -> None:
         """Sabotage: the card it answers is cancelled (ti4:2.8)."""

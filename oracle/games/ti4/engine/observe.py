@@ -73,6 +73,7 @@ class Views:
             "speaker": game.speaker,
             "initiative": list(game.initiative),
             "laws": list(game.laws),
+            "event": copy.deepcopy(game.event),
             # A unit may carry whatever its setup gave: copied whole, never shared.
             "units": [_copied(u) for u in units] if units else [],
         }

@@ -100,9 +100,20 @@ class Playing:
         """ti4:2.6: the card's timing window is the one that is open."""
         return self.g.window == fact.window
 
+    def in_event_window(self, name: str, fact: CardFact) -> bool:
+        """ti4:2.6: the card's window is one the current timing event opens to this player."""
+        return fact.window in self.event_windows(name)
+
     def check_window(self, name: str, fact: CardFact) -> Rejection | None:
-        """ti4:2.6: a non-component card needs its own timing window, in its phase."""
-        if not self.window_matches(fact):
+        """ti4:2.6: a non-component card needs its own timing window, in its phase; a window
+        a timing event opens is open to the players its wording names ("your", "another
+        player's")."""
+        if not self.window_matches(fact) and not self.in_event_window(name, fact):
+            event = self.g.event
+            if event is not None and fact.window in event["windows"]:
+                return Rejection(f"{fact.name!r} is played {fact.window!r}, and that moment of "
+                                 f"the {event['event'].replace('_', ' ')} is not {name}'s",
+                                 RULE_2_6)
             return Rejection(
                 f"{fact.name!r} is played {fact.window!r}; the open window is {self.g.window!r}",
                 RULE_2_6,
@@ -151,6 +162,8 @@ class Playing:
             return ("play", target.seq if target else None)
         if self.is_component_action(fact):
             return ("turn", self.g.turn)
+        if self.in_event_window(name, fact):
+            return ("event", self.g.event_seq)
         return ("window", self.g.window_occurrence)
 
     def target_key(self, fact: CardFact, targets: JSON, name: str) -> tuple[str, Any] | None:
@@ -158,6 +171,11 @@ class Playing:
         for kind in ("unit", "law", "player"):
             if kind in targets:
                 return (kind, targets[kind])
+        model = self.model(fact.name)
+        if model is not None and model.target == "discarded" and "card" in targets:
+            return ("discarded", targets["card"])
+        if model is not None and model.subject == "roll" and self.in_event_window(name, fact):
+            return ("roll", self.g.event_seq)
         if self.responds_to_plays(fact):
             target = self.sabotage_target(name, targets)
             return ("card", target.seq if target else None)
@@ -254,9 +272,11 @@ class Playing:
             self.g.action_taken = True
         self.discard_card(record.card)
         self.emit("resolved", player=record.player, card=record.card)
+        self.discarded(self.g.players[record.player], [record.card])
 
     def dispose_cancelled(self, record: PlayRecord) -> None:
         """ti4:2.8, ti4:note-6: a cancelled card has no effect, is discarded, and is not
         treated as played: its action is not used (a second copy may be played)."""
         self.discard_card(record.card)
         self.emit("cancelled", player=record.player, card=record.card)
+        self.discarded(self.g.players[record.player], [record.card])

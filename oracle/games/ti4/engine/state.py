@@ -124,6 +124,12 @@ class GameState:
     #: The strategy card whose strategic action the active player is taking this turn: its
     #: primary ability was resolved, so the other players may resolve its secondary.
     strategic_action: str | None = None
+    #: The current timing event with its subject and the windows it opens (``events``), and
+    #: how many events there were (each is a new occurrence of its windows, ti4:1.20).
+    event: JSON | None = None
+    event_seq: int = 0
+    #: The last step of the status phase resolved (ti4:81: the steps come in order).
+    status_step: int = 0
     exhausted: set[str] = field(default_factory=set)
     next_seq: int = 0
 

@@ -100,7 +100,31 @@ class Targets:
                 f"{fact.name!r} needs another player with a tactic token, and there is none",
                 RULE_NOTE_9,
             )
+        elif model.target == "discarded":
+            choices = self.discarded_choices()
+            if not choices:
+                return Rejection(f"{fact.name!r} needs a discarded action card with a "
+                                 "component action in the discard pile, and there is none",
+                                 RULE_NOTE_9)
+            if "card" in targets and targets["card"] not in choices:
+                return Rejection(f"{targets['card']!r} is not a card {fact.name!r} can take: "
+                                 f"the discarded cards with a component action are {choices}",
+                                 RULE_NOTE_9)
         return None
+
+    def discarded_choices(self) -> list[str]:
+        """The cards a "that action card" ability can take: those the current discard event
+        discarded, with a component action, still in the discard pile."""
+        event = self.event_subject("discard")
+        if event is None:
+            return []
+        pile = list(self.g.discard)
+        found = []
+        for card in event["cards"]:
+            if card in pile and card in self.facts and self.is_component_action(self.facts[card]):
+                pile.remove(card)
+                found.append(card)
+        return found
 
     def check_target_choice(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
         """ti4:2.7: the player makes the choices the card asks for, and they must be legal."""
@@ -109,6 +133,13 @@ class Targets:
             return None
         if model.target in ("unit", "law", "player") and model.target not in targets:
             return Rejection(f"{fact.name!r} must target exactly one {model.target}", RULE_2_7)
+        if model.target == "discarded" and "card" not in targets:
+            return Rejection(f"{fact.name!r} must name the discarded card it takes", RULE_2_7)
+        event = self.event_subject("sustain_damage")
+        if (model.subject == "units" and event is not None and self.in_event_window(name, fact)
+                and targets.get("unit") not in event["units"]):
+            return Rejection(f"{fact.name!r} affects the ship that used SUSTAIN DAMAGE: one of "
+                             f"{event['units']}, not {targets.get('unit')!r}", RULE_2_7)
         if model.target == "unit":
             unit = self.find_unit(targets["unit"])
             if unit is not None and not self.unit_fits(model, unit):
@@ -133,6 +164,9 @@ class Targets:
             return 0
         if model.target == "trade_goods":
             return int(targets.get("trade_goods", 0))
+        if model.target == "hits":
+            event = self.event_subject("roll")
+            return int(event["hits"]) if event and self.in_event_window(name, fact) else 0
         if model.target == "units":
             fighting = SHIP_TYPES | GROUND_FORCE_TYPES
             return sum(

@@ -151,6 +151,7 @@ class TurnActions:
         """ti4:2.6.2: a new occurrence of a timing window starts (same-name plays reset)."""
         self.g.window = window
         self.g.window_occurrence += 1
+        self.end_event()
 
     def act_window(self, action: JSON) -> None:
         """ti4:2.6: a named timing window opens; the previous one closes."""

@@ -173,6 +173,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("status_deal_skips_holders", ("2.1",),
            "the status phase deals only to players whose hand is empty",
            status_dealing_queue=_deal_to_empty_hands_only),
+    mutant("status_steps_in_any_order", ("2.1",),
+           "the status phase's steps may be resolved in any order, action cards drawn after "
+           "later steps",
+           status_step_ready=lambda self, step: None),
     # ti4:2.2
     mutant("free_politics_secondary", ("2.2",),
            "Politics' secondary ability costs no strategy token",

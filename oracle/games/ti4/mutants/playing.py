@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle.games.kit import JSON, Rejection
+from oracle.games.kit import JSON, Rejection, not_kept
 from oracle.games.kit.slips import returns
 from oracle.games.ti4.cards import SABOTAGE, CardFact
 from oracle.games.ti4.engine import ReferenceEngine as Ref
@@ -32,6 +32,19 @@ def _sabotage_in_action_phase_only(self: Ref, name: str, fact: CardFact, targets
     if self.g.phase != "action":
         return Rejection(f"{fact.name!r} is played in the action phase", RULE_2_6)
     return Ref.check_sabotage_window(self, name, fact, targets)
+
+
+def _event_windows_for_all(self: Ref, name: str) -> list[str]:
+    event = self.g.event
+    return list(event["windows"]) if event is not None else []
+
+
+def _hand_limit_discards_unseen(self: Ref, player: Any, keep: list[str]) -> None:
+    """The hand-limit discard goes to the pile, but is no timing event of its own."""
+    gone = not_kept(player.hand, keep)
+    self.remove_from_hand(player, gone)
+    for card in gone:
+        self.discard_card(card)
 
 
 # -- ti4:2.6.1 -------------------------------------------------------------------------------
@@ -63,6 +76,25 @@ def _incomplete_cited_as_missing_objects(self: Ref, name: str, fact: CardFact, t
 
 def _any_occurrence(self: Ref, name: str, fact: CardFact, targets: JSON) -> tuple[Any, ...]:
     return ("any",) if fact.name != SABOTAGE else Ref.occurrence(self, name, fact, targets)
+
+
+def _subject_ignored(self: Ref, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
+    event, self.g.event = self.g.event, None
+    try:
+        return Ref.check_target_choice(self, name, fact, targets)
+    finally:
+        self.g.event = event
+
+
+def _first_unit_only(self: Ref, action: JSON) -> JSON:
+    event = Ref.read_sustain_damage(self, action)
+    return {**event, "units": event["units"][:1]}
+
+
+def _event_without_occurrence(self: Ref, event: JSON) -> None:
+    seq = self.g.event_seq
+    Ref.start_event(self, event)
+    self.g.event_seq = seq
 
 
 # -- ti4:2.7 ---------------------------------------------------------------------------------
@@ -155,6 +187,13 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("sabotage_in_action_phase_only", ("2.6",),
            "Sabotage is refused outside the action phase ('Any' read as the action phase)",
            check_sabotage_window=_sabotage_in_action_phase_only),
+    mutant("event_windows_open_to_everyone", ("2.6",),
+           "a timing event's window is open to every player, whoever the card's timing names",
+           event_windows=_event_windows_for_all),
+    mutant("hand_limit_discards_open_no_window", ("2.6",),
+           "a discard to the hand limit is no timing event: 'after another player discards' "
+           "cards are played only after a played card is discarded",
+           keep_cards=_hand_limit_discards_unseen),
     # ti4:2.6.1
     mutant("component_action_on_any_turn", ("2.6.1",),
            "an 'Action' card may be played on another player's turn",
@@ -185,6 +224,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("same_name_any_target", ("2.6.2",),
            "a card name played once in a window may not be played again on anything",
            same_effect=returns(True)),
+    mutant("events_share_one_occurrence", ("2.6.2",),
+           "every timing event is one occurrence of its windows: a card's name played after "
+           "one roll or combat round cannot be played on the same thing after the next",
+           start_event=_event_without_occurrence),
     # ti4:2.7
     mutant("play_from_anywhere", ("2.7",),
            "a card may be played without being in the player's hand",
@@ -202,6 +245,12 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("played_card_vanishes", ("2.7",),
            "a card that resolved leaves the game instead of going to the discard pile",
            resolve_card=_resolve_without_discard),
+    mutant("direct_hit_on_any_ship", ("2.7",),
+           "Direct Hit may destroy any ship of the player, not one that used SUSTAIN DAMAGE",
+           check_target_choice=_subject_ignored),
+    mutant("sustain_damage_of_the_first_ship_only", ("2.7",),
+           "when several ships use SUSTAIN DAMAGE at once, only the first counts as 'that ship'",
+           read_sustain_damage=_first_unit_only),
     # ti4:2.8
     mutant("cancelled_card_stays_in_hand", ("2.8",),
            "a cancelled card goes back to its player's hand instead of the discard pile",
