@@ -188,5 +188,6 @@ def test_without_the_manifest_switch_only_written_citations_are_checked(toy, pyt
     toy(GOOD.replace('"takes the top card"', '"takes the bottom card"'))
     assert any("is not in toy:1#1" in p for p in problems(pytester))  # ...a wrong quote not
     manifest.write_text(MANIFEST.replace("cites: required", "cites: requried"))
-    with pytest.raises(Exception, match="'cites: requried' is neither 'required' nor"):
+    with pytest.raises(Exception, match=r"game\.yaml:5: 'requried' at cites is not one of "
+                       r"required, optional; did you mean 'required'"):
         problems(pytester)

@@ -411,6 +411,8 @@ def test_a_closed_engine_exits(pipes):
 
 
 def test_strict_mode_turns_a_schema_violation_into_errored(pipes, script):
+    """--strict-protocol checks a pipe engine's messages where every engine's are checked
+    (``EngineClient``), and the stream stays in step."""
     bad = script(
         "import json, sys\n"
         "for line in sys.stdin:\n"
@@ -422,18 +424,20 @@ def test_strict_mode_turns_a_schema_violation_into_errored(pipes, script):
         "        out = {'reply': 'rejected', 'reason': 7}\n"
         "    out['id'] = r['id']\n"
         "    print(json.dumps(out), flush=True)\n")
-    lenient, strict = PipeEngine(bad), PipeEngine(bad, strict=True)
+    lenient, strict = PipeEngine(bad), PipeEngine(bad)
     pipes += [lenient, strict]
     act = {"op": "act", "action": {"type": "resolve"}}
     assert lenient.handle(act) == {"reply": "rejected", "reason": 7}
-    reply = strict.handle(act)
-    assert reply["reply"] == "errored"
-    assert "strict protocol: the engine's reply to request 1" in reply["message"]
-    assert "reason: 7 is not of type 'string'" in reply["message"]
+    client = EngineClient(strict, "bad", strict=True)
+    reply = client.send(Act({"type": "resolve"}))
+    assert isinstance(reply, Errored)
+    assert "strict protocol: the reply breaks the reply schema" in reply.message
+    assert "reason: 7 is not of type 'string'" in reply.message
     assert strict.pid is not None  # the stream is still in step: no restart
-    bad_request = strict.handle({"op": "act", "action": {"player": "Alice"}})
-    assert "the oracle's request 2" in bad_request["message"]
-    assert "'type' is a required property" in bad_request["message"]
+    bad_request = client.send(Act({"player": "Alice"}))
+    assert isinstance(bad_request, Errored)
+    assert "the oracle's request breaks the request schema" in bad_request.message
+    assert "'type' is a required property" in bad_request.message
 
 
 def test_serve_answers_each_line_with_its_id_and_never_raises():
@@ -526,7 +530,7 @@ def test_the_docs_transcript_fits_the_schemas_and_is_what_the_engine_says(pipes)
 
     transcript = doc_transcript()
     assert [d for d, _ in transcript] == [">", "<"] * (len(transcript) // 2)
-    engine = PipeEngine(REFERENCE_ARGV, strict=True)
+    engine = PipeEngine(REFERENCE_ARGV)
     pipes.append(engine)
     for (_, request), (_, reply) in zip(transcript[::2], transcript[1::2], strict=True):
         assert problems("request", request) == [], request

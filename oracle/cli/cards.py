@@ -59,7 +59,11 @@ def main(ns: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     path = game.folder / game.cards_file
-    data = dict(read_game_file(path, "the card facts") or {})
+    try:
+        data = dict(read_game_file(path, "the card facts", schema=game.card_schema) or {})
+    except CatalogFileError as exc:
+        print(f"rules-oracle cards: {exc}", file=sys.stderr)
+        return 2
     if ns.json:
         # The file inside its features folder, not its absolute path: the JSON is checked
         # into engine repositories, and the path of one machine's virtualenv is no fact.

@@ -78,8 +78,8 @@ class EngineClient:
     transcript: list[tuple[dict[str, Any], dict[str, Any] | str]] = field(default_factory=list)
     _info: EngineInfo | None = None
     strict: bool = False
-    """Validate every request and reply against the JSON Schemas (``--strict-protocol``).
-    A pipe engine checks its own wire messages instead (``oracle.engines.pipe.PipeEngine``)."""
+    """Validate every request and reply against the JSON Schemas (``--strict-protocol``),
+    whatever the engine's kind: the one place an engine's messages are checked."""
     game: str | None = None
     """The game of the last ``setup`` sent: an act or choose request belongs to it, and strict
     mode checks it against that game's closed schema (``validate.request_problems``)."""

@@ -98,8 +98,7 @@ def connect(spec: EngineSpec, games: Games, options: ConnectOptions | None = Non
     options = options or ConnectOptions()
     kind = spec.engine_kind
     engine = kind.open(spec, games, options)
-    piped = spec.kind == "cmd"  # a pipe engine checks its own wire messages when strict
-    return EngineClient(engine, kind.label(spec, games), strict=options.strict and not piped)
+    return EngineClient(engine, kind.label(spec, games), strict=options.strict)
 
 
 def factory_for(spec: EngineSpec, games: Games) -> tuple[Callable[[], Engine], str]:
@@ -184,8 +183,7 @@ class CommandKind(EngineKind):
         from oracle.engines.pipe import PipeEngine
 
         return PipeEngine(command_argv(spec.target), timeout=options.timeout,
-                          startup_timeout=options.startup_timeout, strict=options.strict,
-                          label=str(spec))
+                          startup_timeout=options.startup_timeout, label=str(spec))
 
     def label(self, spec: EngineSpec, games: Games) -> str:
         return str(spec)

@@ -147,8 +147,8 @@ class PipeEngine:
     engine would have no game), so a scenario never silently continues on a new process.
 
     ``describe`` is answered with the handshake's reply: the engine describes itself once
-    per process. ``strict`` validates every request and reply on the wire against the JSON
-    Schemas (``oracle/protocol/schemas/v1``) and answers a violation with ``errored`` naming it.
+    per process. (``--strict-protocol`` checks its messages where every engine's are
+    checked: ``oracle.engines.client.EngineClient``.)
     ``trace``, if given, is called with ``(">", line)`` for each line sent and ``("<", line)``
     for each line received, for transcripts and debugging.
     """
@@ -158,7 +158,7 @@ class PipeEngine:
     them through JSON as it does for an in-process engine (``EngineClient.send``)."""
 
     def __init__(self, argv: Sequence[str], *, timeout: float = DEFAULT_TIMEOUT,
-                 startup_timeout: float | None = None, strict: bool = False,
+                 startup_timeout: float | None = None,
                  max_reply_bytes: int = MAX_REPLY_BYTES, label: str | None = None,
                  trace: Callable[[str, bytes], None] | None = None) -> None:
         if not argv:
@@ -168,7 +168,6 @@ class PipeEngine:
         self.startup_timeout = startup_timeout if startup_timeout is not None \
             else max(timeout, DEFAULT_STARTUP_TIMEOUT)
         """Seconds for a started process's handshake (its start-up included)."""
-        self.strict = strict
         self.max_reply_bytes = max_reply_bytes
         self.label = label or " ".join(self.argv)
         self.trace = trace
@@ -184,7 +183,6 @@ class PipeEngine:
         self._last_fault: str | None = None
         self._failed_starts = 0  # handshakes failed in a row
         self._start_fault = ""  # what the last failed start said
-        self._game: str | None = None  # of the last setup: strict mode checks its requests
 
     # -- the Engine interface -----------------------------------------------------------
 
@@ -201,7 +199,7 @@ class PipeEngine:
             if op == "describe":
                 return dict(described)
             reply = self._exchange(request)
-        except (_StrictViolation, _GaveUp) as fault:  # nothing to stop or restart
+        except _GaveUp as fault:  # nothing to stop or restart
             return self._errored(str(fault))
         except _Fault as fault:
             return self._fail(str(fault), timed_out=isinstance(fault, _TimedOut))
@@ -280,11 +278,8 @@ class PipeEngine:
         self._stderr = StderrTail(self._process.stderr)
         self._next_id = 0
         self._described = None
-        try:
-            reply = self._exchange({"op": "describe", "protocol": PROTOCOL_VERSION},
-                                   handshake=True)
-        except _StrictViolation as violation:  # no usable engine without a handshake
-            raise _Fault(str(violation)) from violation
+        reply = self._exchange({"op": "describe", "protocol": PROTOCOL_VERSION},
+                               handshake=True)
         if reply.get("reply") != "described":
             raise _Fault(f"the engine answered the handshake with {reply!r:.300} instead of "
                          "a 'described' reply")
@@ -307,10 +302,6 @@ class PipeEngine:
         rid = self._next_id
         asked = (rid, request, handshake)
         wire = {"id": rid, **request}
-        if request.get("op") == "setup":
-            self._game = request.get("game")
-        if self.strict:
-            self._check("request", wire, f"the oracle's {_words(asked)}")
         self._next_id += 1
         line = dumps_line(wire)
         assert self._stdout is not None
@@ -330,19 +321,8 @@ class PipeEngine:
         if echoed != rid or type(echoed) is bool:
             raise _Fault(f"the engine answered {_words(asked)} with id {echoed!r}; it must "
                          f"echo the request's id, {rid}")
-        if self.strict:
-            self._check("reply", reply, f"the engine's reply to {_words(asked)}")
         del reply["id"]
         return reply
-
-    def _check(self, schema: str, message: JSON, whose: str) -> None:
-        from oracle.protocol.validate import problems, request_problems
-
-        found = (request_problems(message, self._game) if schema == "request"
-                 else problems(schema, message))
-        if found:
-            raise _StrictViolation(f"strict protocol: {whose} breaks the {schema} schema: "
-                                   + "; ".join(found[:5]))
 
     def _write(self, line: bytes, asked: _Asked) -> None:
         """The request line in one ``write`` on the engine's stdin (no buffer to flush)."""
@@ -425,5 +405,3 @@ class _GaveUp(_Fault):
     """The engine failed to start too often in a row to be started again."""
 
 
-class _StrictViolation(_Fault):
-    """A message that breaks the schemas; a fault like any other, in strict mode."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Callable, Mapping
+from types import CodeType
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
@@ -56,15 +57,21 @@ class Unsupported(Exception):
     """A schema uses something this compiler does not implement; jsonschema must decide."""
 
 
-def compile_schema(documents: Mapping[str, Any], uri: str) -> Check | None:
-    """The check for the document at ``uri`` (documents by their ``$id``), or None."""
+def compile_schema(documents: Mapping[str, Any], uri: str,
+                   to_code: Callable[[str], CodeType] | None = None) -> Check | None:
+    """The check for the document at ``uri`` (documents by their ``$id``), or None.
+
+    ``to_code`` turns the written source into a code object (default: ``compile``); a
+    caller that checks files on every start passes one that keeps it across runs."""
     try:
         writer = _Writer(documents)
         entry = writer.ref(uri)
     except Unsupported:
         return None
+    source = "\n".join(writer.lines)
+    code = to_code(source) if to_code else compile(source, "<compiled schema>", "exec")
     namespace: dict[str, Any] = {"Number": numbers.Number, **writer.constants}
-    exec("\n".join(writer.lines), namespace)  # code written above from the schemas alone
+    exec(code, namespace)  # code written above from the schemas alone
     return namespace[entry]
 
 

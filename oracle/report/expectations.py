@@ -31,6 +31,7 @@ from typing import Any
 import yaml
 
 from oracle.report.model import Report, ScenarioVerdict, Status
+from oracle.suite import filecheck
 
 NOT_PASSING = (Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL)
 """Scenario statuses a baseline lists: everything that ran and did not pass."""
@@ -125,6 +126,8 @@ def load_expectations(path: Path, known_ids: Iterable[str]) -> Expectations:
             f"{path}:1: an expectations file needs a 'known_failures:' list; write it with "
             "'rules-oracle expectations --from report.json'"
         )
+    if found := filecheck.problem(path, data, "expectations", text):
+        raise ExpectationsError(f"{found}; see 'rules-oracle expectations --help'")
     nodes = next(v for k, v in root.value if k.value == "known_failures").value
     ids = set(known_ids)
     entries = []

@@ -20,14 +20,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from oracle.scenario.outcomes import EngineLacks, ScenarioError
+from oracle.suite import filecheck
 from oracle.suite.dsl import Card, CardRef
 
 if TYPE_CHECKING:
     from oracle.suite.games import Game
 
 
-#: The keys of a recipe (or of one of its situations) that are not flags.
-RECIPE_KEYS = frozenset({"given", "target", "effect", "no_effect", "when"})
+#: The keys of a recipe (or of one of its situations) that are not flags: plays.yaml's schema.
+RECIPE_KEYS = frozenset(filecheck.load("plays")["$defs"]["recipe"]["properties"])
 
 
 @dataclass(frozen=True)

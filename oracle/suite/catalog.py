@@ -18,14 +18,14 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import yaml
 
-from oracle.suite import cache
+from oracle.suite import cache, filecheck
 from oracle.suite.yamlfiles import parse_yaml, read_yaml
 
 
@@ -33,14 +33,21 @@ class CatalogFileError(Exception):
     """A catalog file is unreadable or malformed; the message names the file and the fix."""
 
 
-def read_game_file(path: Path, what: str, fix: str = "") -> Any:
+def read_game_file(path: Path, what: str, fix: str = "",
+                   schema: str | Mapping[str, Any] | None = None) -> Any:
     """A game folder's YAML file (manifest, catalog, card facts, plays, facts), or a
-    ``CatalogFileError`` naming the file, what it is and, if given, how to fix it."""
+    ``CatalogFileError`` naming the file, what it is and, if given, how to fix it.
+
+    With ``schema`` (a name of ``oracle.suite.filecheck``, or a schema), data that does not
+    fit it is refused, naming the line and the closest key."""
     try:
-        return read_yaml(path)
+        data = read_yaml(path)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read {what} ({exc})"
                                + (f"; {fix}" if fix else "")) from exc
+    if schema is not None and (found := filecheck.problem(path, data, schema)):
+        raise CatalogFileError(f"{found}{'; ' + fix if fix else ''}")
+    return data
 
 
 #: An empty, read-only mapping: the default translations and renderings of a sentence.
@@ -103,7 +110,6 @@ class Sentence:
 #: The roles an edition plays in a catalog: the source the anchors are numbered from,
 #: another rendering of that source (cross-checked against it), a translation.
 CANONICAL, RENDERING, TRANSLATION = "canonical", "rendering", "translation"
-_ROLES = (CANONICAL, RENDERING, TRANSLATION)
 
 
 @dataclass(frozen=True)
@@ -358,14 +364,17 @@ def _catalog_data(path: Path) -> Any:
         raw = path.read_bytes()
     except OSError as exc:
         raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); {fix}") from exc
-    key = cache.content_key(raw, "catalog", yaml.__version__)
+    key = cache.content_key(raw, "catalog", yaml.__version__, filecheck.digest())
     data = cache.load("catalog", key)
     if data is None:
         try:
-            data = parse_yaml(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
+            data = parse_yaml(text)
         except (UnicodeDecodeError, yaml.YAMLError) as exc:
             raise CatalogFileError(f"{path}: cannot read the catalog ({exc}); {fix}") from exc
-        cache.store("catalog", key, data)
+        if found := filecheck.problem(path, data, "catalog", text):
+            raise CatalogFileError(f"{found}; {fix}")
+        cache.store("catalog", key, data)  # kept only once it fits its schema
     return data
 
 
@@ -374,12 +383,9 @@ def _file_of(source: str) -> str:
     return re.sub(r":\d+$", "", source.split(" > ")[0]).strip()
 
 
-_SENTENCE_KEYS = frozenset({"n", "text", "line", "waiver", "translations", "renderings"})
-
-
 def _sentences(path: Path, game: str, local: str, text: str, entry: dict[str, Any],
                source: str, *, context: bool, waiver: str | None) -> tuple[Sentence, ...]:
-    """An entry's sentences; checked field by field (a misspelt key would change nothing)."""
+    """An entry's sentences (their keys were checked against the catalog's schema)."""
     owner = f"{game}:{local}"
     records = entry.get("sentences")
     if records is None:
@@ -397,11 +403,6 @@ def _sentences(path: Path, game: str, local: str, text: str, entry: dict[str, An
                 or record["n"] < 1 or not isinstance(record.get("text"), str):
             raise CatalogFileError(f"{path}: {owner}: a sentence needs 'n' (1, 2, ...) and "
                                    f"'text', got {record!r}")
-        unknown = sorted(set(record) - _SENTENCE_KEYS)
-        if unknown:
-            known = ", ".join(sorted(_SENTENCE_KEYS))
-            raise CatalogFileError(f"{path}: {owner}#{record['n']}: unknown key(s) "
-                                   f"{', '.join(unknown)} (known: {known})")
         own = record.get("waiver")
         if own is not None and not (isinstance(own, str) and own.strip()):
             raise CatalogFileError(f"{path}: {owner}#{record['n']}: a waiver must say why")
@@ -413,12 +414,9 @@ def _sentences(path: Path, game: str, local: str, text: str, entry: dict[str, An
     return tuple(sentences)
 
 
-_RETIRED_KEYS = frozenset({"n", "text", "by"})
-
-
 def _retired(path: Path, game: str, local: str, entry: dict[str, Any]
              ) -> list[RetiredSentence]:
-    """An entry's retired sentences, checked like its sentences."""
+    """An entry's retired sentences (their keys were checked against the schema)."""
     owner = f"{game}:{local}"
     out = []
     for record in entry.get("retired") or ():
@@ -427,19 +425,12 @@ def _retired(path: Path, game: str, local: str, entry: dict[str, Any]
                 or not isinstance(record.get("by", 0), int):
             raise CatalogFileError(f"{path}: {owner}: a retired sentence needs 'n' and 'text' "
                                    f"(and 'by', the number that replaced it), got {record!r}")
-        unknown = sorted(set(record) - _RETIRED_KEYS)
-        if unknown:
-            raise CatalogFileError(f"{path}: {owner}: retired #{record['n']}: unknown key(s) "
-                                   f"{', '.join(unknown)} (known: by, n, text)")
         out.append(RetiredSentence(game, owner, record["n"], record["text"], record.get("by")))
     return out
 
 
-_EDITION_KEYS = frozenset(f.name for f in fields(Edition))
-
-
 def _editions(path: Path, records: Any) -> tuple[Edition, ...]:
-    """The catalog's editions, checked key by key (a misspelt one is refused, not ignored)."""
+    """The catalog's editions (their keys and roles were checked against the schema)."""
     if records is None:
         return ()
     if not isinstance(records, list):
@@ -450,14 +441,6 @@ def _editions(path: Path, records: Any) -> tuple[Edition, ...]:
                 isinstance(record.get(k), str) for k in ("name", "source", "role", "lang")):
             raise CatalogFileError(f"{path}: edition #{i} needs 'name', 'source', 'role' and "
                                    f"'lang', got {record!r}")
-        unknown = sorted(set(record) - _EDITION_KEYS)
-        if unknown:
-            raise CatalogFileError(f"{path}: edition {record['name']}: unknown key(s) "
-                                   f"{', '.join(unknown)} (known: "
-                                   f"{', '.join(sorted(_EDITION_KEYS))})")
-        if record["role"] not in _ROLES:
-            raise CatalogFileError(f"{path}: edition {record['name']}: role "
-                                   f"{record['role']!r} is none of {', '.join(_ROLES)}")
         date = record.get("date")
         out.append(Edition(
             record["name"], record["source"], record["role"], record["lang"],

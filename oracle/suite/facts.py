@@ -104,7 +104,7 @@ def load_facts(game: Game) -> Facts:
     if not game.facts_file:
         return Facts(game.id, kinds)
     path = game.folder / game.facts_file
-    data = read_game_file(path, "the game's facts") or {}
+    data = read_game_file(path, "the game's facts", schema="facts") or {}
     if not isinstance(data, dict):
         raise CatalogFileError(f"{path}: expected a mapping of kinds (window:, law:, ...), "
                                "each with 'values:' and/or 'from_cards:'")

@@ -9,6 +9,7 @@ reads only these manifests, so adding a game never changes the core.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import importlib
 import importlib.resources
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oracle.suite import filecheck
 from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog, read_game_file
 
 if TYPE_CHECKING:
@@ -52,6 +54,14 @@ class Game:
     cites_required: bool = False
     #: A YAML file of what scenarios may name, by kind (``oracle.suite.facts``).
     facts_file: str | None = None
+    #: The game's own fields of a card fact, each with its JSON Schema (``card_fields:``):
+    #: given, a card fact with any other field is refused.
+    card_fields: tuple[tuple[str, Any], ...] = dataclasses.field(default=(), hash=False)
+
+    @property
+    def card_schema(self) -> dict[str, Any]:
+        """The schema its card-facts file is checked against (``filecheck.card_schema``)."""
+        return filecheck.card_schema(dict(self.card_fields))
 
     @functools.cached_property
     def catalog(self) -> Catalog:
@@ -62,7 +72,8 @@ class Game:
         """Card facts per deck (name, count, and whatever else the game records)."""
         if not self.cards_file:
             return {}
-        data = read_game_file(self.folder / self.cards_file, "the card facts") or {}
+        data = read_game_file(self.folder / self.cards_file, "the card facts",
+                              schema=self.card_schema) or {}
         return dict(data.get("decks", {}))
 
     @functools.cached_property
@@ -99,15 +110,32 @@ class Game:
         if not self.plays_file:
             return {"classes": {}, "recipes": {}}
         path = self.folder / self.plays_file
-        data = read_game_file(path, "the card plays") or {}
-        if not isinstance(data, dict):
-            raise CatalogFileError(f"{path}: expected 'classes:' and 'recipes:' mappings")
-        return {"classes": dict(data.get("classes") or {}),
-                "recipes": dict(data.get("recipes") or {})}
+        data = read_game_file(path, "the card plays", schema="plays") or {}
+        plays = {"classes": dict(data.get("classes") or {}),
+                 "recipes": dict(data.get("recipes") or {})}
+        _check_flags(path, plays)
+        return plays
 
     def feature_files(self) -> list[Path]:
         folders = (self.folder, *self.extra_folders)
         return [f for folder in folders for f in sorted(folder.rglob("*.feature"))]
+
+
+def _check_flags(path: Path, plays: dict[str, Any]) -> None:
+    """Refuse a recipe flag no class asks for (``has:``): the schema takes any key of a
+    recipe as a flag, so ``ofensive: true`` would be a flag nothing reads."""
+    keys = set(filecheck.load("plays")["$defs"]["recipe"]["properties"])
+    asked = {h for spec in plays["classes"].values() for h in (spec or {}).get("has") or ()}
+    for card, recipe in plays["recipes"].items():
+        for flag in (recipe or {}):
+            if flag not in keys and flag not in asked:
+                near = difflib.get_close_matches(flag, sorted(asked | keys), n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                raise CatalogFileError(
+                    f"{path}:{filecheck.key_line(path, ['recipes', card, flag])}: the flag "
+                    f"{flag!r} of {card!r} is asked for by no class (has: [...]){hint} "
+                    f"(a recipe's keys: {', '.join(sorted(keys))}, or a flag a class "
+                    "asks for)")
 
 
 def installed_features_dir() -> Path:
@@ -168,7 +196,7 @@ def _differing(installed: Path, checkout: Path) -> list[str]:
 
 
 def _read_manifest(path: Path) -> Game:
-    data = read_game_file(path, "the game manifest")
+    data = read_game_file(path, "the game manifest", "see docs/adding-a-game.md", "game")
     if not isinstance(data, dict) or "id" not in data or "catalog" not in data:
         raise CatalogFileError(
             f"{path}: a game manifest needs at least 'id' and 'catalog' "
@@ -187,20 +215,17 @@ def _read_manifest(path: Path) -> Game:
         concepts=tuple((str(k), str(v)) for k, v in (data.get("concepts") or {}).items()),
         diagnostics=data.get("diagnostics"),
         plays_file=data.get("plays"),
-        twins_required=_required(data, "twins", path),
-        cites_required=_required(data, "cites", path),
+        twins_required=_required(data, "twins"),
+        cites_required=_required(data, "cites"),
         facts_file=data.get("facts"),
+        card_fields=tuple((data.get("card_fields") or {}).items()),
     )
 
 
-def _required(data: dict[str, Any], key: str, path: Path) -> bool:
-    """A manifest switch: ``KEY: required`` or ``KEY: optional`` (the default); anything
-    else is refused, not read as off."""
-    value = data.get(key, "optional")
-    if value not in ("required", "optional"):
-        raise CatalogFileError(f"{path}: '{key}: {value}' is neither 'required' nor "
-                               f"'optional'; write '{key}: required' to turn the check on")
-    return value == "required"
+def _required(data: dict[str, Any], key: str) -> bool:
+    """A manifest switch: ``KEY: required`` or ``KEY: optional`` (the default; the schema
+    refuses anything else)."""
+    return data.get(key, "optional") == "required"
 
 
 def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:

@@ -20,6 +20,8 @@ with its file, line and text:
   unit types and references, timing windows, phases, card classes, card variables, players
   (``oracle.suite.content``, with the closest names);
 - two scenarios with the same Given and When steps and contradicting Then steps;
+- a ``Key: value`` description line whose key is misspelt (``Sources:``), or, in a ruling,
+  any key a ruling does not have (``oracle.suite.filecheck``);
 - a ruling whose provenance is missing or malformed, that supersedes no known ruling, or that
   retires a scenario that does not exist (``oracle.suite.rulings``);
 - a ``Cites:`` line naming no sentence of the catalog (with the closest anchors), quoting
@@ -49,6 +51,7 @@ from oracle.suite.content import (
     is_rejection,
 )
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
+from oracle.suite.filecheck import description_problems
 from oracle.suite.games import Game
 from oracle.suite.problems import Problem
 from oracle.suite.rulings import COMMITTEE_ID, RULE_TAG, Rulings, read_rulings
@@ -89,8 +92,9 @@ def read_suite(games: Iterable[Game], known: Mapping[str, Game]
             except FeatureSyntaxError as exc:
                 problems.append(Problem(exc.path, exc.line, exc.text, exc.message))
     ids = [i for g in known.values() for i in g.catalog.ids()]
-    rulings, more = read_rulings([s for ss in by_game.values() for s in ss], ids)
-    return by_game, rulings, problems + more
+    every = [s for ss in by_game.values() for s in ss]
+    rulings, more = read_rulings(every, ids)
+    return by_game, rulings, problems + description_problems(every) + more
 
 
 def find_rulings(games: Iterable[Game], known: Mapping[str, Game]) -> Rulings:
