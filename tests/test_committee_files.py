@@ -1,6 +1,7 @@
 """Committee files are checked against their JSON Schemas before anything runs: a misspelt
-key in game.yaml, catalog.yaml, cards.yaml, facts.yaml, plays.yaml, an expectations file or a
-ruling's description is exit 2 naming the file, the line and the closest key."""
+key in game.yaml, catalog.yaml, cards.yaml, facts.yaml, plays.yaml, contradictions.yaml, an
+expectations file or a ruling's description is exit 2 naming the file, the line and the
+closest key."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from test_suite_checks import write_toy
 from oracle.report.expectations import ExpectationsError, load_expectations
 from oracle.suite import filecheck
 from oracle.suite.catalog import CatalogFileError
+from oracle.suite.drift import load_contradictions
 from oracle.suite.games import discover_games, installed_features_dir
 from oracle.suite.lint import read_suite
 
@@ -34,7 +36,7 @@ def games_copy(tmp_path_factory) -> Path:
 
 def _load_all(root: Path) -> None:
     for game in discover_games([root]).values():
-        _ = game.catalog, game.cards, game.plays, game.facts
+        _ = game.catalog, game.cards, game.plays, game.facts, load_contradictions(game)
 
 
 def _refused(root: Path, game: str, name: str, old: str, new: str) -> str:
@@ -73,6 +75,8 @@ def test_the_bundled_files_fit_their_schemas(games_copy):
      "    givn: [\"{other} has a destroyer\"]", "'given'"),
     ("ti4", "plays.yaml", "    offensive: true", "    ofensive: true", "'offensive'"),
     ("eu-pop", "plays.yaml", "{at least: 2}}", "{at leats: 2}}", "'at least'"),
+    ("ti4", "contradictions.yaml", "  question: In what order", "  qestion: In what order",
+     "'question'"),
 ])
 def test_a_misspelt_key_is_refused_with_its_line_and_the_closest_key(games_copy, game, name,
                                                                        old, new, near):
@@ -85,6 +89,9 @@ def test_a_misspelt_key_is_refused_with_its_line_and_the_closest_key(games_copy,
 
 
 def test_a_misspelt_value_and_an_unquoted_number_are_refused(games_copy):
+    message = _refused(games_copy, "ti4", "contradictions.yaml", "  fact: order", "  fact: ordr")
+    assert "'ordr' at contradictions/0/fact is not one of phase, order, count, moment, who; " \
+        "did you mean 'order'?" in message
     message = _refused(games_copy, "ti4", "game.yaml", "cites: required", "cites: requried")
     assert "'requried' at cites is not one of required, optional; did you mean 'required'?" \
         in message

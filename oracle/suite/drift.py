@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from oracle.suite import filecheck
 from oracle.suite.catalog import (
     RENDERING,
     TRANSLATION,
@@ -46,11 +47,8 @@ __all__ = ["CONTRADICTIONS_FILE", "FACTS", "Contradiction", "GameDrift", "Side",
 #: The reviewed table of contradictions, in a game's folder.
 CONTRADICTIONS_FILE = "contradictions.yaml"
 #: What a contradiction may be about: the facts scenarios rely on.
-FACTS = ("phase", "order", "count", "moment", "who")
-
-_KEYS = frozenset({"id", "fact", "question", "sides", "reading"})
-_SIDE_KEYS = frozenset({"cites", "says", "edition"})
-
+FACTS: tuple[str, ...] = tuple(
+    filecheck.load("contradictions")["$defs"]["contradiction"]["properties"]["fact"]["enum"])
 
 @dataclass(frozen=True)
 class Side:
@@ -84,7 +82,8 @@ def load_contradictions(game: Game) -> tuple[Path, list[Contradiction]]:
     if not path.exists():
         return path, []
     try:
-        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        text = path.read_text(encoding="utf-8")
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogFileError(f"{path}: cannot read the contradictions ({exc})") from exc
     entries = root.value if isinstance(root, yaml.MappingNode) else None
@@ -92,6 +91,8 @@ def load_contradictions(game: Game) -> tuple[Path, list[Contradiction]]:
     if not isinstance(items, yaml.SequenceNode):
         raise CatalogFileError(f"{path}: expected 'contradictions:' and a list of them "
                                "(docs/rulings.md, 'Contradictions between sources')")
+    if found := filecheck.problem(path, yaml.safe_load(text), "contradictions", text):
+        raise CatalogFileError(f"{found} (docs/rulings.md, 'Contradictions between sources')")
     out: list[Contradiction] = []
     for node in items.value:
         line = node.start_mark.line + 1
@@ -104,19 +105,9 @@ def load_contradictions(game: Game) -> tuple[Path, list[Contradiction]]:
 
 def _contradiction(path: Path, line: int, data: Any, catalog: Catalog) -> Contradiction:
     where = f"{path}:{line}"
-    if not isinstance(data, dict):
-        raise CatalogFileError(f"{where}: a contradiction is a mapping of "
-                               f"{', '.join(sorted(_KEYS))}")
-    unknown = sorted(set(data) - _KEYS)
-    missing = sorted({"id", "fact", "question", "sides"} - set(data))
-    if unknown or missing:
-        wrong = [*(["unknown key(s) " + ", ".join(unknown)] if unknown else []),
-                 *(["missing " + ", ".join(missing)] if missing else [])]
-        raise CatalogFileError(f"{where}: {'; '.join(wrong)} (keys: {', '.join(sorted(_KEYS))})")
-    if data["fact"] not in FACTS:
-        raise CatalogFileError(f"{where}: fact {data['fact']!r} is none of {', '.join(FACTS)}")
+    # Its keys, their types and its fact were checked against the schema.
     sides = data["sides"]
-    if not isinstance(sides, list) or len(sides) < 2:
+    if len(sides) < 2:
         raise CatalogFileError(f"{where}: a contradiction has two sides or more")
     checked = tuple(_side(where, side, catalog) for side in sides)
     if len({(s.anchor, s.edition) for s in checked}) < len(checked):
@@ -127,10 +118,6 @@ def _contradiction(path: Path, line: int, data: Any, catalog: Catalog) -> Contra
 
 
 def _side(where: str, side: Any, catalog: Catalog) -> Side:
-    if not isinstance(side, dict) or not {"cites", "says"} <= set(side) or \
-            set(side) - _SIDE_KEYS:
-        raise CatalogFileError(f"{where}: each side is {{cites: ANCHOR, says: WORDS}} (and "
-                               f"optionally edition: NAME), got {side!r}")
     anchor, says = str(side["cites"]), str(side["says"])
     sentence = catalog.sentence(anchor)
     if sentence is None:

@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # features imports pytest-bdd: not for a module every start r
     from oracle.suite.features import KeyedLine, ScenarioDoc
 
 #: The schemas of the committee files, by name (``schemas/NAME.json``).
-NAMES = ("game", "catalog", "cards", "facts", "plays", "expectations", "description")
+NAMES = ("game", "catalog", "cards", "facts", "plays", "expectations", "description",
+         "contradictions")
 
 
 @functools.cache
@@ -110,6 +111,10 @@ def _validator(schema_json: str) -> Any:
 def _explain(path: Path, data: Any, schema: Mapping[str, Any], text: str | None) -> str:
     """The first problem in the file's order, located and worded for the person editing it."""
     errors = list(_validator(json.dumps(schema, sort_keys=True)).iter_errors(data))
+    # A key missing where an unknown one stands is that key misspelt: name the misspelling.
+    unknown_at = {tuple(e.absolute_path) for e in errors if e.validator == "additionalProperties"}
+    errors = [e for e in errors
+              if not (e.validator == "required" and tuple(e.absolute_path) in unknown_at)]
     try:
         root = yaml.compose(text if text is not None else path.read_text(encoding="utf-8"),
                             Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
