@@ -300,7 +300,7 @@ def _play_needs(world: ScenarioWorld, card: str, cancel: str | None = None,
 @when(parsers.re(
     rf"(?P<player>{NAME}) (?P<verb>plays|starts playing) (?P<card>{CARD})"
     rf"(?: at (?P<aim>{NAME}))?"
-    r"(?: (?P<how>targeting|choosing) (?P<target>.+?))?"
+    r"(?: (?P<how>targeting|choosing|spending) (?P<target>.+?))?"
     rf"(?: and (?P<canceller>{NAME}) cancels it with (?P<cancel>{CARD}))?"
 ))
 @requires(_play_needs)
@@ -309,7 +309,8 @@ def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, aim: s
           cancel: str | None) -> None:
     """Play a card; 'plays' lets every player pass afterwards, 'starts playing' leaves
     the card being played so that others can react. 'choosing' reads like 'targeting'
-    (both go to the game's ``parse_target``), for choices that are not targets. A card
+    (both go to the game's ``parse_target``), for choices that are not targets; 'spending'
+    names what pays the card's cost (``parse_target`` reads it as 'spending ...'). A card
     variable played with no target aims at its recipe's target ('at Bob': Bob's).
 
     Example: When Alice plays "Lucky Shot" targeting Bob's destroyer
@@ -331,7 +332,8 @@ def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, aim: s
                             f"for {card}")
     text = f'{player} plays "{name}"' + (f" {how or 'targeting'} {target}" if target else "")
     action: dict[str, Any] = {"type": "play", "player": player, "card": name}
-    targets = _game_targets(oracle_world, target)
+    targets = _game_targets(oracle_world, f"spending {target}" if how == "spending" and target
+                            else target)
     if targets:
         action["targets"] = targets
     cancel_name = oracle_world.names([card_word(cancel)])[0] if cancel else None

@@ -49,13 +49,16 @@ UNIT_REF = rf"{NAME}'s (?:{UNIT})(?: \d+)?"
 COUNTER = (
     rf"(?P<player>{NAME}) has (?P<count>\w+) "
     r"(?:command tokens? in (?:her|his|their) (?P<pool>strategy|tactic|fleet) pool"
-    rf"|(?P<tg>trade goods?)|(?P<unit>{UNIT})s?)"
+    rf"|(?P<tg>trade goods?)|(?P<so>secret objectives?)|(?P<unit>{UNIT})s?)"
 )
 
 
 TARGET_GRAMMAR = ('a player (Bob), a unit (Bob\'s destroyer; Bob\'s dreadnought 2 is his second), '
-                  'a law (the law "Minister of Commerce"), a number of trade goods '
-                  '(2 trade goods) or a card being played ("Lucky Shot", card A)')
+                  'a law (the law "Minister of Commerce"), a planet (the planet "Quann"), a '
+                  'number of trade goods (2 trade goods), a card being played or discarded '
+                  '("Lucky Shot", card A); after \'spending\', the planets that pay a cost '
+                  '(the planets "Quann" and "Lodor")')
+PLANETS = r'the planets? (?P<names>"[^"]+"(?:(?:, | and )"[^"]+")*)'
 
 
 def target_references(game: Any, text: str) -> list[tuple[str, str]]:
@@ -69,6 +72,8 @@ def target_references(game: Any, text: str) -> list[tuple[str, str]]:
         return [("card", m.group(1))]
     if m := re.fullmatch(r"card ([A-Z])", text):
         return [("card variable", m.group(1))]
+    if re.fullmatch(r"spending " + PLANETS, text) or re.fullmatch(PLANETS, text):
+        return []
     parse_target(None, text)  # type: ignore[arg-type]  # raises unless a player or goods
     return [("player", text)] if re.fullmatch(NAME, text) else []
 
@@ -153,6 +158,27 @@ PHRASES = {"ru": [
      "{player}'s roll has {count} hits left"),
     (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") против (?P<target>{NAME}\'s .+)',
      "{player} plays {card} targeting {target}"),
+    # Planets and what a card spends.
+    *((rf'(?P<player>{NAME}) контролирует {ru}планету "(?P<planet>[^"]+)" с '
+       rf"(?P<resources>\w+) ресурс\w* и (?P<influence>\w+) влияни\w*",
+       f'{{player}} controls the {en}planet "{{planet}}" with {{resources}} resources and '
+       f"{{influence}} influence")
+      for ru, en in (("", ""), ("истощённую ", "exhausted "), ("домашнюю ", "home "))),
+    *((rf'планета "(?P<planet>[^"]+)" {ru}', f'the planet "{{planet}}" is {en}')
+      for ru, en in (("истощена", "exhausted"), ("готова", "readied"))),
+    (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") против планеты "(?P<planet>[^"]+)"',
+     '{player} plays {card} targeting the planet "{planet}"'),
+    (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") тратя планет\w (?P<planets>"[^"]+"'
+     r'(?:(?:, | и )"[^"]+")*)',
+     "{player} plays {card} spending the planets {planets}"),
+    (rf'(?P<player>{NAME}) играет (?P<card>"[^"]+") тратя планет\w (?P<planets>"[^"]+"'
+     rf'(?:(?:, | и )"[^"]+")*), а (?P<canceller>{NAME}) отменяет её картой '
+     r'(?P<cancel>"[^"]+")',
+     "{player} plays {card} spending the planets {planets} and {canceller} cancels it with "
+     "{cancel}"),
+    (rf"у (?P<player>{NAME}) (?P<count>\w+) секретн\w+ цел\w*",
+     "{player} has {count} secret objectives"),
+    (rf"у (?P<player>{NAME}) (?P<count>\w+) товар\w*", "{player} has {count} trade goods"),
     *((rf"у (?P<player>{NAME}) (?:есть|осталось|остался|осталась) (?P<count>\w+) {ru}\w*",
        f"{{player}} has {{count}} {en}s")
       for ru, en in (("дредноут", "dreadnought"), ("крейсер", "cruiser"))),
@@ -183,7 +209,8 @@ PHRASES = {"ru": [
 ARGUMENTS = {"faction": "faction", "tech": "technology", "laws": "laws", "law": "law",
              "followers": "players", "units": "units", "against": "player",
              "attacker": "player", "defender": "player", "hits": "count", "round": "count",
-             "step": "status step",
+             "step": "status step", "so": "choice", "marks": "choice", "planet": "text",
+             "resources": "count", "influence": "count", "state": "choice",
              "unit": "unit type", "tg": "choice", "pool": "choice", "speaker": "player",
              "giver": "player", "receiver": "player", "_strategy_card.card": "strategy card"}
 KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references),
@@ -196,6 +223,10 @@ KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references),
 def parse_target(world: ScenarioWorld, text: str) -> dict[str, Any]:
     """What 'targeting ...' means in a TI4 play step (see docs/protocol.md)."""
     text = text.strip()
+    if m := re.fullmatch(r"spending " + PLANETS, text):
+        return {"spend": {"planets": parse_quoted(m.group("names"))}}
+    if m := re.fullmatch(r'the planet "([^"]+)"', text):
+        return {"planet": m.group(1)}
     if m := re.fullmatch(rf"({NAME})'s ({UNIT})(?: (\d+))?", text):
         return {"unit": text}
     if m := re.fullmatch(r'the law "([^"]+)"', text):
@@ -229,9 +260,12 @@ def law_needs(world: ScenarioWorld, laws: list[str]) -> list[str]:
 
 
 def counter_needs(world: ScenarioWorld, tg: str | None = None, unit: str | None = None,
-                  **_: Any) -> list[str]:
-    """Trade goods and units have capabilities; command tokens come with what spends them
-    (Politics, the cards that remove them), whose capabilities those steps declare."""
+                  so: str | None = None, **_: Any) -> list[str]:
+    """Trade goods, secret objectives and units have capabilities; command tokens come with
+    what spends them (Politics, the cards that remove them), whose capabilities those steps
+    declare."""
+    if so:
+        return ["ti4/secret-objectives"]
     return ["ti4/trade-goods"] if tg else unit_needs(world, unit)
 
 
@@ -286,7 +320,7 @@ def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
 @given(parsers.re(COUNTER))
 @requires(counter_needs)
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
-                 tg: str | None, unit: str | None) -> None:
+                 tg: str | None, so: str | None, unit: str | None) -> None:
     """A count a player has: command tokens in a pool, trade goods, or units of a type (Bob's 2
     dreadnoughts are then "Bob's dreadnought" and "Bob's dreadnought 2").
 
@@ -300,6 +334,8 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str
         entry.setdefault("command_tokens", {"tactic": 3, "fleet": 3, "strategy": 2})[pool] = n
     elif tg:
         entry["trade_goods"] = n
+    elif so:
+        entry["secret_objectives"] = n
     else:
         units = oracle_world.given().setdefault("units", [])
         mine = [u for u in units if u["owner"] == player and u["type"] == unit]
@@ -386,6 +422,29 @@ def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
     Example: Given the law "Minister of Commerce" is in play
     """
     oracle_world.given().setdefault("laws", []).extend(parse_quoted(laws))
+
+
+@given(parsers.re(
+    rf'(?P<player>{NAME}) controls the (?P<marks>(?:home |exhausted )*)planet "(?P<planet>[^"]+)"'
+    r"(?: with (?P<resources>\w+) resources? and (?P<influence>\w+) influence)?"
+))
+@requires(lambda world, **_: ["ti4/planets"])
+def _planet(oracle_world: ScenarioWorld, player: str, marks: str, planet: str,
+            resources: str | None, influence: str | None) -> None:
+    """A planet a player controls: in their home system or not, exhausted or readied, with
+    its resource and influence values (0 unless given).
+
+    Example: Given Bob controls the planet "Quann" with 2 resources and 1 influence
+    Example: Given Bob controls the exhausted planet "Lodor"
+    """
+    oracle_world.player(player)
+    planets = oracle_world.given().setdefault("planets", [])
+    if any(p["name"] == planet for p in planets):
+        raise ScenarioError(f"the planet {planet!r} is set up twice")
+    planets.append({"name": planet, "controller": player,
+                    "resources": parse_count(resources or "0"),
+                    "influence": parse_count(influence or "0"),
+                    "exhausted": "exhausted" in marks, "home": "home" in marks})
 
 
 @given(parsers.re(
@@ -538,7 +597,7 @@ def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -
 @then(parsers.re(COUNTER))
 @requires(counter_needs)
 def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
-                   tg: str | None, unit: str | None) -> None:
+                   tg: str | None, so: str | None, unit: str | None) -> None:
     """A count a player has, as the referee sees it.
 
     Example: Then Bob has 0 destroyers
@@ -551,6 +610,9 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: s
             what, got = f"{player}'s {pool} pool", view["players"][player]["command_tokens"][pool]
         elif tg:
             what, got = f"{player}'s trade goods", view["players"][player]["trade_goods"]
+        elif so:
+            what = f"{player}'s secret objectives"
+            got = view["players"][player]["secret_objectives"]
         else:
             what = f"{player}'s {unit}s"
             got = sum(1 for u in view.get("units", []) if u["owner"] == player
@@ -587,6 +649,23 @@ def _is_speaker(oracle_world: ScenarioWorld, player: str) -> None:
     speaker = oracle_world.view(REFEREE).get("speaker")
     if speaker != player:
         raise RuleViolation(f"the speaker is {speaker!r}; expected {player}")
+
+
+@then(parsers.re(r'the planet "(?P<planet>[^"]+)" is (?P<state>exhausted|readied)'))
+@requires(lambda world, **_: ["ti4/planets"])
+def _planet_state(oracle_world: ScenarioWorld, planet: str, state: str) -> None:
+    """Whether a planet is exhausted or readied, as the referee sees it.
+
+    Example: Then the planet "Quann" is exhausted
+    """
+    found = [p for p in oracle_world.view(REFEREE).get("planets") or ()
+             if p.get("name") == planet]
+    if not found:
+        raise RuleViolation(f"no planet {planet!r} is in play")
+    exhausted = bool(found[0].get("exhausted"))
+    if exhausted != (state == "exhausted"):
+        raise RuleViolation(f"the planet {planet!r} is {'exhausted' if exhausted else 'readied'}"
+                            f"; expected {state}")
 
 
 @then(parsers.re(r'the law "(?P<law>[^"]+)" is (?P<neg>not )?in play'))

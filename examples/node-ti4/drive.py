@@ -274,9 +274,12 @@ def _normal(reply: JSON, reshuffled: bool) -> JSON:
     reply = copy.deepcopy(reply)
     view = reply.get("view")
     if isinstance(view, dict):
-        # The timing event (ti4/events, and the discards the reference reports as one): the
-        # Node engine models none.
+        # The timing event (ti4/events, and the discards the reference reports as one),
+        # planets and secret objectives: the Node engine models none of them.
         view.pop("event", None)
+        view.pop("planets", None)
+        for player in view.get("players", {}).values():
+            player.pop("secret_objectives", None)
     if not reshuffled or not isinstance(view, dict):
         return reply
     pool: list[str] = []

@@ -154,6 +154,24 @@ Feature: Playing action cards
         | Alice plays card A and Bob cancels it with "Sabotage"  | allowed  |
         | Alice plays card A                                     | rejected |
 
+    Scenario Outline: A component action whose cost cannot be paid cannot be played
+      Cites: ti4:1.12#3 "A player cannot resolve the effect of such an ability if they cannot resolve that ability’s cost."
+      # Impersonation spends three influence: Alice's readied planets Arinam (2) and Lodor (1)
+      # pay it; Lodor alone, or the exhausted Meer, do not.
+      Given it is the action phase, Alice's turn
+      And Alice holds "Impersonation"
+      And Alice controls the planet "Arinam" with 1 resources and 2 influence
+      And Alice controls the planet "Lodor" with 3 resources and 1 influence
+      And Alice controls the exhausted planet "Meer" with 0 resources and 4 influence
+      When Alice plays "Impersonation" spending <planets>
+      Then the action is <outcome>
+
+      Examples:
+        | planets                          | outcome                    |
+        | the planets "Arinam" and "Lodor" | allowed                    |
+        | the planet "Lodor"               | rejected, citing ti4:2.6.1 |
+        | the planet "Meer"                | rejected, citing ti4:2.6.1 |
+
   @ti4:2.6.2
   Rule: 2.6.2 Same-name cards cannot affect the same thing in one timing window
     Cites: ti4:2.6.2#1 "cannot be played during a single timing window to affect the same units or game effect"
@@ -274,6 +292,24 @@ Feature: Playing action cards
         | Bob's dreadnought uses                        | Bob's dreadnought 2 | rejected, citing ti4:2.7 |
         | Bob's dreadnought and Bob's dreadnought 2 use | Bob's dreadnought 2 | allowed                  |
 
+    Scenario Outline: A card's cost is paid and its effect carried out when it resolves
+      Cites: ti4:1.12#1 "Some abilities have a cost that is followed by an effect."
+      Given it is the action phase, Alice's turn
+      And Alice holds "<card>"
+      And Alice controls the planet "Arinam" with 1 resources and 2 influence
+      And Alice controls the planet "Lodor" with 3 resources and 1 influence
+      And Bob controls the planet "Quann" with 2 resources and 1 influence
+      When Alice plays "<card>" <how>
+      Then the planet "<exhausted>" is exhausted
+      And Alice has <tg> trade goods
+      And Alice has <so> secret objectives
+      And Alice holds no cards
+
+      Examples:
+        | card          | how                                       | exhausted | tg | so |
+        | Uprising      | targeting the planet "Quann"              | Quann     | 2  | 0  |
+        | Impersonation | spending the planets "Arinam" and "Lodor" | Lodor     | 0  | 1  |
+
     Scenario Outline: Shields Holding cancels up to two hits of the roll it follows
       Cites: ti4:1.14#1 "immediately before or after the described timing event"
       Given it is the action phase, Alice's turn
@@ -310,6 +346,21 @@ Feature: Playing action cards
         | "Action" card                                        |
         | window card of the action phase that shows its effect |
         | agenda card                                          |
+
+    Scenario: A cancelled card's cost is not paid
+      Cites: ti4:1.12#1 "Some abilities have a cost that is followed by an effect."
+      # Impersonation spends Arinam's and Lodor's influence when it resolves; cancelled, it
+      # never does.
+      Given it is the action phase, Alice's turn
+      And Alice holds "Impersonation"
+      And Alice controls the planet "Arinam" with 1 resources and 2 influence
+      And Alice controls the planet "Lodor" with 3 resources and 1 influence
+      And Bob holds "Sabotage"
+      When Alice plays "Impersonation" spending the planets "Arinam" and "Lodor" and Bob cancels it with "Sabotage"
+      Then the planet "Arinam" is readied
+      And the planet "Lodor" is readied
+      And Alice has 0 secret objectives
+      And the action discard pile is "Impersonation" and "Sabotage" in any order
 
   @ti4:note-6
   Rule: Note 6 After a card is cancelled, its owner may play a second copy
@@ -430,3 +481,18 @@ Feature: Playing action cards
       When Alice plays "Repeal Law" targeting the law "Minister of Commerce"
       Then the action is allowed
       And the law "Minister of Commerce" is not in play
+
+    Scenario Outline: Uprising needs a readied planet of another player outside their home system
+      # Uprising exhausts a planet of another player that is not in their home system: with
+      # Bob's only planet exhausted, or in his home system, there is none.
+      Given it is the action phase, Alice's turn
+      And Alice holds "Uprising"
+      And Bob controls the <planet> "Quann" with 2 resources and 1 influence
+      When Alice plays "Uprising" targeting the planet "Quann"
+      Then the action is <outcome>
+
+      Examples:
+        | planet           | outcome                     |
+        | planet           | allowed                     |
+        | exhausted planet | rejected, citing ti4:note-9 |
+        | home planet      | rejected, citing ti4:note-9 |

@@ -212,3 +212,73 @@ Feature: The Council's rulings on the game's flow around action cards
         | step                    | outcome                  | cards    |
         | Return Strategy Cards   | rejected, citing ti4:2.1 | no cards |
         | Reveal Public Objective | allowed                  | 1 card   |
+
+  @ti4:note-9
+  Rule: Note 9 Uprising needs a readied planet of another player
+    # Uprising, notes 1 and 2: "Uprising cannot be played if all planets owned by each other
+    # player is exhausted." "Uprising cannot target an exhausted planet."
+    Ruling: r1
+    Source: Living Rules Reference, action card notes, Uprising, notes 1 and 2 (https://www.tirules.com/C_action_cards)
+    Date: 2026-11-27
+    Authority: The Living Rules Reference, recorded by the Council of Rules
+    Status: official
+    Cites: ti4:note-9#1 "that action card cannot be played if those objects do not currently exist"
+
+    Scenario Outline: Uprising cannot be played when every planet of the other players is exhausted
+      Given it is the action phase, Alice's turn
+      And Alice holds "Uprising"
+      And Bob controls the exhausted planet "Quann" with 2 resources and 1 influence
+      And Carol controls the <state> "Lodor" with 3 resources and 1 influence
+      When Alice plays "Uprising" targeting the planet "<target>"
+      Then the action is <outcome>
+
+      Examples:
+        | state            | target | outcome  |
+        | exhausted planet | Lodor  | rejected |
+        | planet           | Quann  | rejected |
+        | planet           | Lodor  | allowed  |
+
+  @ti4:2.6.1
+  Rule: 2.6.1 Impersonation needs three influence to spend
+    # Impersonation, note 1: "A player cannot play Impersonation if they have less than three
+    # influence available."
+    Ruling: r2
+    Source: Living Rules Reference, action card notes, Impersonation, note 1 (https://www.tirules.com/C_action_cards)
+    Date: 2026-11-27
+    Authority: The Living Rules Reference, recorded by the Council of Rules
+    Status: official
+    Cites: ti4:2.6.1#2 "cannot completely resolve its ability"
+    Cites: ti4:1.12#3 "A player cannot resolve the effect of such an ability if they cannot resolve that ability’s cost."
+
+    Scenario Outline: Impersonation is played only with three influence to spend
+      Given it is the action phase, Alice's turn
+      And Alice holds "Impersonation"
+      And Alice controls the planet "Arinam" with 1 resources and 2 influence
+      And Alice controls the <state> "Mecatol Rex" with 1 resources and 6 influence
+      When Alice plays "Impersonation" spending the planet "<planet>"
+      Then the action is <outcome>
+
+      Examples:
+        | state            | planet      | outcome                    |
+        | planet           | Arinam      | rejected, citing ti4:2.6.1 |
+        | exhausted planet | Mecatol Rex | rejected, citing ti4:2.6.1 |
+        | planet           | Mecatol Rex | allowed                    |
+
+  @ti4:2.8
+  Rule: 2.8 A card cancelled by Sabotage pays no cost
+    # Sabotage, note 2: "If an action card is cancelled by Sabotage, no costs are paid."
+    Ruling: r1
+    Source: Living Rules Reference, action card notes, Sabotage, note 2 (https://www.tirules.com/C_action_cards)
+    Date: 2026-11-27
+    Authority: The Living Rules Reference, recorded by the Council of Rules
+    Status: official
+    Cites: ti4:2.8#1 "that card has no effect"
+
+    Scenario: Impersonation cancelled by Sabotage exhausts none of the planets it would spend
+      Given it is the action phase, Alice's turn
+      And Alice holds "Impersonation"
+      And Alice controls the planet "Mecatol Rex" with 1 resources and 6 influence
+      And Bob holds "Sabotage"
+      When Alice plays "Impersonation" spending the planet "Mecatol Rex" and Bob cancels it with "Sabotage"
+      Then the planet "Mecatol Rex" is readied
+      And Alice has 0 secret objectives

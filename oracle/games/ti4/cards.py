@@ -51,7 +51,7 @@ class CardModel:
 
     ``target`` is the kind of object the card chooses (``unit``, ``law``, ``player``,
     ``trade_goods``, ``card``, ``units`` for "each of your units", ``hits`` of a roll,
-    ``discarded`` for a card in the discard pile, or ``None``). ``specific``
+    ``discarded`` for a card in the discard pile, ``planet``, or ``None``). ``specific``
     marks a card that needs a specific number of objects (ti4:note-9); ``any_number`` one that
     targets "any number"/"up to"/"each" (ti4:note-8); ``offensive`` one that may not target its
     player (ti4:note-7).
@@ -69,6 +69,10 @@ class CardModel:
     subject: str | None = None
     #: Hits it cancels, at most (a roll's).
     cancels: int = 0
+    #: The cost its ability names before its effect (ti4:1.12), as (kind, amount): spending
+    #: ``influence`` or ``resources`` exhausts planets of the player whose values add up to
+    #: at least the amount. Paid when the card resolves, so a cancelled card pays nothing.
+    cost: tuple[str, int] | None = None
 
 
 #: The cards whose effects the engine models. Every other card is played with no modelled
@@ -93,6 +97,11 @@ CARD_MODELS: dict[str, CardModel] = {
     # Cancels up to two hits of the space combat roll its timing event is (ti4:note-8).
     "Shields Holding": CardModel("Shields Holding", target="hits", any_number=True,
                                  subject="roll", cancels=2),
+    # Exhausts a readied non-home planet of another player; its player gains trade goods
+    # equal to the planet's resources.
+    "Uprising": CardModel("Uprising", target="planet", offensive=True, specific=True),
+    # Spends three influence; its player draws a secret objective.
+    "Impersonation": CardModel("Impersonation", cost=("influence", 3)),
     # Takes the discarded card of its timing event from the discard pile.
     "Reverse Engineer": CardModel("Reverse Engineer", target="discarded", specific=True,
                                   subject="discard"),

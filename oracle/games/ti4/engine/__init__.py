@@ -117,6 +117,8 @@ class ReferenceEngine(
             "ti4/units",
             "ti4/laws",
             "ti4/trade-goods",
+            "ti4/planets",
+            "ti4/secret-objectives",
             f"ti4/faction/{self.YSSARIL}",
             f"ti4/faction/{self.HACAN}",
             f"ti4/technology/{self.NEURAL_MOTIVATOR}",

@@ -23,6 +23,8 @@ class Effects:
         "Sabotage": "effect_sabotage",
         "Shields Holding": "effect_cancel_hits",
         "Reverse Engineer": "effect_take_discarded",
+        "Uprising": "effect_uprising",
+        "Impersonation": "effect_draw_secret_objective",
     }
 
     def effect_destroy_unit(self, record: PlayRecord) -> None:
@@ -78,6 +80,21 @@ class Effects:
             self.emit("took", player=player.name, card=card)
             self.apply_reveal(player, [card])
             self.hand_changed(player)
+
+    def effect_uprising(self, record: PlayRecord) -> None:
+        """Uprising: the planet is exhausted; then its player gains trade goods equal to its
+        resource value."""
+        planet = self.find_planet(record.targets.get("planet"))
+        if planet is not None and self.planet_ready(planet):
+            planet["exhausted"] = True
+            player = self.g.players[record.player]
+            player.trade_goods += planet["resources"]
+            self.emit("exhausted", planet=planet["name"], trade_goods=planet["resources"])
+
+    def effect_draw_secret_objective(self, record: PlayRecord) -> None:
+        """Impersonation (its cost paid): its player draws a secret objective."""
+        self.g.players[record.player].secret_objectives += 1
+        self.emit("drew_secret_objective", player=record.player)
 
     def effect_sabotage(self, record: PlayRecord) -> None:
         """Sabotage: the card it answers is cancelled (ti4:2.8)."""

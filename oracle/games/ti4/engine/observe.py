@@ -52,6 +52,7 @@ class Views:
                 "technologies": list(p.technologies),
                 "command_tokens": dict(p.command_tokens),
                 "trade_goods": p.trade_goods,
+                "secret_objectives": p.secret_objectives,
             }
         draw: JSON = {"count": len(game.draw)}
         cards = self.visible_draw_pile(viewer)
@@ -74,6 +75,7 @@ class Views:
             "initiative": list(game.initiative),
             "laws": list(game.laws),
             "event": copy.deepcopy(game.event),
+            "planets": [dict(p) for p in game.planets],
             # A unit may carry whatever its setup gave: copied whole, never shared.
             "units": [_copied(u) for u in units] if units else [],
         }

@@ -11,6 +11,7 @@ from typing import Any
 
 from oracle.games.kit import JSON, Rejection, RequestError, UnsupportedRequest
 from oracle.games.kit import count as _count
+from oracle.games.kit import str_list as _str_list
 from oracle.games.ti4.cards import SABOTAGE, CardFact, CardModel
 from oracle.games.ti4.engine.state import RULE_2_6, RULE_2_6_1, RULE_2_6_2, RULE_2_7, PlayRecord
 
@@ -168,7 +169,7 @@ class Playing:
 
     def target_key(self, fact: CardFact, targets: JSON, name: str) -> tuple[str, Any] | None:
         """ti4:2.6.2: what a card affects: a unit, a law, a player, a card, or the game effect."""
-        for kind in ("unit", "law", "player"):
+        for kind in ("unit", "law", "player", "planet"):
             if kind in targets:
                 return (kind, targets[kind])
         model = self.model(fact.name)
@@ -217,10 +218,15 @@ class Playing:
             return {}
         if not isinstance(raw, dict):
             raise RequestError(f"play.targets must be an object, got {raw!r}")
-        unknown = set(raw) - {"unit", "law", "player", "trade_goods", "card"}
+        unknown = set(raw) - {"unit", "law", "player", "trade_goods", "card", "planet", "spend"}
         if unknown:
             raise RequestError(f"play.targets: unknown keys {sorted(unknown)}")
-        for key in ("unit", "law", "card"):
+        if "spend" in raw:
+            spend = raw["spend"]
+            if not isinstance(spend, dict) or set(spend) - {"planets"}:
+                raise RequestError("play.targets.spend must be {'planets': [names]}")
+            _str_list(spend.get("planets", []), "play.targets.spend.planets")
+        for key in ("unit", "law", "card", "planet"):
             if key in raw and not isinstance(raw[key], str):
                 raise RequestError(f"play.targets.{key} must be a string, got {raw[key]!r}")
         if "player" in raw:
@@ -263,7 +269,9 @@ class Playing:
         self.emit("playing", player=player.name, card=fact.name, targets=targets)
 
     def resolve_card(self, record: PlayRecord) -> None:
-        """ti4:2.7: resolve the ability, then discard the card; it counts as played."""
+        """ti4:2.7: pay the cost (ti4:1.12), resolve the ability, then discard the card; it
+        counts as played."""
+        self.pay_cost(record)
         method = self.EFFECTS.get(record.card)
         if method is not None:
             getattr(self, method)(record)

@@ -19,6 +19,7 @@ from oracle.games.kit.setup import check_state_keys, player_entry, read_players
 from oracle.games.ti4.cards import LAW_MODELS, UNIT_TYPES, full_deck, normalise_unit_type
 from oracle.games.ti4.engine.state import (
     ACTION_DECK,
+    PLANET_KEYS,
     PLAYER_KEYS,
     STATE_KEYS,
     GameState,
@@ -46,6 +47,7 @@ class Setup:
         phase, active, speaker, window = self._build_turn(state, players, initiative)
         laws = self._build_laws(state.get("laws", []))
         units = self._build_units(state.get("units", []), players)
+        planets = self._build_planets(state.get("planets", []), players)
         draw, discard = self._build_deck(state.get("decks", {}), players, rng)
         game = GameState(
             players=players,
@@ -60,6 +62,7 @@ class Setup:
             draw=draw,
             discard=discard,
             rng=rng,
+            planets=planets,
         )
         self.game = game
         self.start_game([raw["name"] for raw in state["players"] if "hand" not in raw])
@@ -174,6 +177,8 @@ class Setup:
             trade_goods=_count(raw.get("trade_goods", 0), f"{where}.trade_goods"),
             strategy_cards=_str_list(raw.get("strategy_cards", []), f"{where}.strategy_cards"),
             hand_limit_modifier=modifier,
+            secret_objectives=_count(raw.get("secret_objectives", 0),
+                                     f"{where}.secret_objectives"),
             hand=self._cards(raw.get("hand", []), f"{where}.hand"),
         )
 
@@ -198,6 +203,31 @@ class Setup:
                 raise RequestError(f"{where}: unknown unit type {kind!r}")
             units.append(dict(raw))
         return units
+
+    def _build_planets(self, raw_planets: Any, players: dict[str, PlayerState]) -> list[JSON]:
+        """Planets in play, each once: who controls it (or nobody), its resource and
+        influence values, whether it is exhausted, and whether it is in a home system."""
+        if not isinstance(raw_planets, list):
+            raise RequestError(f"state.planets must be a list, got {raw_planets!r}")
+        planets: list[JSON] = []
+        for i, raw in enumerate(raw_planets):
+            where = f"state.planets[{i}]"
+            if not isinstance(raw, dict) or set(raw) - set(PLANET_KEYS):
+                raise RequestError(f"{where} must be an object with keys among {PLANET_KEYS}")
+            name = _need(raw, "name", str, where)
+            if any(p["name"] == name for p in planets):
+                raise RequestError(f"planet {name!r} is listed twice")
+            controller = raw.get("controller")
+            if controller is not None:
+                controller = self._known(players, controller, f"{where}.controller")
+            flags = {k: raw.get(k, False) for k in ("exhausted", "home")}
+            if not all(isinstance(v, bool) for v in flags.values()):
+                raise RequestError(f"{where}: exhausted and home are true or false")
+            planets.append({"name": name, "controller": controller,
+                            "resources": _count(raw.get("resources", 0), f"{where}.resources"),
+                            "influence": _count(raw.get("influence", 0), f"{where}.influence"),
+                            **flags})
+        return planets
 
     def fresh_deck(self, players: Iterable[PlayerState]) -> list[str]:
         """The full action deck minus the cards already in hands (unshuffled)."""

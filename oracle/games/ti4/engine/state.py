@@ -56,6 +56,8 @@ class PlayerState:
     trade_goods: int = 0
     strategy_cards: list[str] = field(default_factory=list)
     hand_limit_modifier: int = 0
+    #: Secret objectives drawn and not scored (a count: the engine models no objective).
+    secret_objectives: int = 0
     hand: list[str] = field(default_factory=list)
     #: How many copies of each name in the hand every viewer may see (ti4:note-3). A plain
     #: dict, not a ``Counter``: the state is pickled before every move (to undo a rejected
@@ -130,10 +132,13 @@ class GameState:
     event_seq: int = 0
     #: The last step of the status phase resolved (ti4:81: the steps come in order).
     status_step: int = 0
+    #: Planets in play: {name, controller, resources, influence, exhausted, home}.
+    planets: list[JSON] = field(default_factory=list)
     exhausted: set[str] = field(default_factory=set)
     next_seq: int = 0
 
 
+PLANET_KEYS = ("name", "controller", "resources", "influence", "exhausted", "home")
 STATE_KEYS = frozenset(
     {
         "players",
@@ -145,6 +150,7 @@ STATE_KEYS = frozenset(
         "initiative",
         "laws",
         "units",
+        "planets",
     }
 )
 PLAYER_KEYS = frozenset(
@@ -157,5 +163,6 @@ PLAYER_KEYS = frozenset(
         "trade_goods",
         "strategy_cards",
         "hand_limit_modifier",
+        "secret_objectives",
     }
 )

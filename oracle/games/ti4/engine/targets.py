@@ -20,6 +20,7 @@ from oracle.games.ti4.engine.state import (
     RULE_NOTE_7,
     RULE_NOTE_8,
     RULE_NOTE_9,
+    PlayRecord,
 )
 
 
@@ -74,7 +75,31 @@ class Targets:
             return Rejection(
                 f"{fact.name!r} is offensive: {name} cannot target themselves", RULE_NOTE_7
             )
+        planet = self.find_planet(targets.get("planet"))
+        if planet is not None and planet["controller"] is not None \
+                and not self.may_target_owner(name, planet["controller"], fact.name):
+            return Rejection(f"{fact.name!r} is offensive: {name} cannot target their own "
+                             f"planet {planet['name']!r}", RULE_NOTE_7)
         return None
+
+    def find_planet(self, name: object) -> JSON | None:
+        """The planet in play of that name, if any."""
+        return next((p for p in self.g.planets if p["name"] == name), None)
+
+    def planet_ready(self, planet: JSON) -> bool:
+        """A readied planet (not exhausted) is one that can be exhausted."""
+        return not planet["exhausted"]
+
+    def planet_fits(self, name: str, model: CardModel, planet: JSON) -> bool:
+        """A planet the card can affect: another player's (ti4:note-7), outside their home
+        system, readied (the card exhausts it)."""
+        controller = planet["controller"]
+        return (controller is not None and self.may_target_owner(name, controller, model.name)
+                and not planet["home"] and self.planet_ready(planet))
+
+    def eligible_planets(self, name: str, model: CardModel) -> list[JSON]:
+        """ti4:note-9: the planets the card could target now."""
+        return [p for p in self.g.planets if self.planet_fits(name, model, p)]
 
     def check_required_objects(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
         """ti4:note-9: a card needing a specific number of objects needs them to exist."""
@@ -100,6 +125,12 @@ class Targets:
                 f"{fact.name!r} needs another player with a tactic token, and there is none",
                 RULE_NOTE_9,
             )
+        elif model.target == "planet":
+            if not self.eligible_planets(name, model):
+                return Rejection(f"{fact.name!r} needs a readied planet of another player "
+                                 "outside their home system, and there is none", RULE_NOTE_9)
+            if "planet" in targets and self.find_planet(targets["planet"]) is None:
+                return Rejection(f"no planet {targets['planet']!r} is in play", RULE_NOTE_9)
         elif model.target == "discarded":
             choices = self.discarded_choices()
             if not choices:
@@ -131,7 +162,7 @@ class Targets:
         model = self.model(fact.name)
         if model is None:
             return None
-        if model.target in ("unit", "law", "player") and model.target not in targets:
+        if model.target in ("unit", "law", "player", "planet") and model.target not in targets:
             return Rejection(f"{fact.name!r} must target exactly one {model.target}", RULE_2_7)
         if model.target == "discarded" and "card" not in targets:
             return Rejection(f"{fact.name!r} must name the discarded card it takes", RULE_2_7)
@@ -204,7 +235,45 @@ class Targets:
             return f"unit {chosen!r} is not on the board"
         if model.target == "law" and chosen not in self.g.laws:
             return f"law {chosen!r} is not in play"
+        if model.target == "planet":
+            planet = self.find_planet(chosen)
+            if planet is None or not self.planet_fits(name, model, planet):
+                return (f"{chosen!r} is not a readied planet of another player outside their "
+                        "home system")
+        return self.cost_problem(name, model, targets)
+
+    def spent_planets(self, name: str, targets: JSON) -> list[JSON]:
+        """The planets a play says it spends (``targets.spend.planets``), as they are now."""
+        names = (targets.get("spend") or {}).get("planets") or []
+        return [p for n in names if (p := self.find_planet(n)) is not None]
+
+    def cost_problem(self, name: str, model: CardModel, targets: JSON) -> str | None:
+        """ti4:1.12: a cost the player cannot pay with what the play spends: their own readied
+        planets, each once, worth at least the amount (resources or influence)."""
+        if model.cost is None:
+            return None
+        kind, amount = model.cost
+        names = (targets.get("spend") or {}).get("planets") or []
+        planets = self.spent_planets(name, targets)
+        if len(planets) != len(names) or len(set(names)) != len(names):
+            return f"the planets spent, {names}, are not each a planet in play, once"
+        for planet in planets:
+            if planet["controller"] != name or planet["exhausted"]:
+                return f"{planet['name']!r} is not a readied planet of {name}'s to spend"
+        worth = sum(p[kind] for p in planets)
+        if worth < amount:
+            return f"the planets spent give {worth} {kind}, and the cost is {amount}"
         return None
+
+    def pay_cost(self, record: PlayRecord) -> None:
+        """ti4:1.12: the cost is paid as the card resolves: the planets spent are exhausted."""
+        model = self.model(record.card)
+        if model is None or model.cost is None:
+            return
+        for planet in self.spent_planets(record.player, record.targets):
+            planet["exhausted"] = True
+        self.emit("spent", player=record.player, planets=[
+            p["name"] for p in self.spent_planets(record.player, record.targets)])
 
     def check_fully_resolvable(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
         """ti4:2.6.1: a component action cannot be played unless it resolves completely."""

@@ -97,6 +97,11 @@ def _event_without_occurrence(self: Ref, event: JSON) -> None:
     self.g.event_seq = seq
 
 
+def _dispose_and_pay(self: Ref, record: Any) -> None:
+    self.pay_cost(record)
+    Ref.dispose_cancelled(self, record)
+
+
 # -- ti4:2.7 ---------------------------------------------------------------------------------
 
 
@@ -207,6 +212,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("partial_component_action", ("2.6.1",),
            "a component action is allowed when it cannot be completely resolved",
            can_fully_resolve=returns(None)),
+    mutant("costs_not_checked", ("2.6.1",),
+           "a component action is played whatever its cost and what the player spends on it",
+           cost_problem=lambda self, name, model, targets: None),
     mutant("incomplete_action_cited_as_note_9", ("2.6.1",),
            "a component action that cannot be completely resolved is refused citing note 9",
            check_fully_resolvable=_incomplete_cited_as_missing_objects),
@@ -252,6 +260,9 @@ MUTANTS: tuple[Mutant, ...] = (
            "when several ships use SUSTAIN DAMAGE at once, only the first counts as 'that ship'",
            read_sustain_damage=_first_unit_only),
     # ti4:2.8
+    mutant("costs_paid_when_cancelled", ("2.8",),
+           "a cancelled card's cost is paid all the same (the planets spent are exhausted)",
+           dispose_cancelled=_dispose_and_pay),
     mutant("cancelled_card_stays_in_hand", ("2.8",),
            "a cancelled card goes back to its player's hand instead of the discard pile",
            dispose_cancelled=_cancelled_back_to_hand),

@@ -100,6 +100,10 @@ MUTANTS: tuple[Mutant, ...] = (
            "a card whose specific targets do not exist is refused as an incomplete component "
            "action (2.6.1), the check of note 9 coming after it",
            PLAY_CHECKS=_completeness_first()),
+    mutant("exhausted_planets_count_as_ready", ("note-9",),
+           "an exhausted planet is a planet a card can exhaust (Uprising), so such a card is "
+           "played when every planet it could take is exhausted",
+           planet_ready=returns(True)),
     mutant("named_target_not_checked", ("note-9",),
            "a card may be aimed at an object that does not exist if another of its kind does",
            check_required_objects=_some_object_is_enough),
