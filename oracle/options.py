@@ -208,8 +208,13 @@ NOT_REPRODUCING = frozenset({"rule", "explore", "explore_examples", "explore_out
 
 def run_options() -> tuple[Option, ...]:
     """Every option of a run: the core ones, then one ``--FORMAT PATH`` per report format."""
+    from oracle.extensions import ExtensionError
     from oracle.report.formats import file_formats
 
+    core = {o.name for o in CORE_OPTIONS}
+    for taken in (f for f in file_formats() if f.name in core):
+        raise ExtensionError(f"a report format is named {taken.name!r}, like the run option "
+                             f"--{taken.name}; give the format a name of its own")
     return CORE_OPTIONS + tuple(Option(f.name, f.help, metavar="PATH")
                                 for f in file_formats())
 

@@ -56,6 +56,13 @@ class EngineKind:
     name: ClassVar[str]
     prefix: ClassVar[str]
     example: ClassVar[str]
+    #: The engine runs in a process of its own, spoken to over the pipe (docs/protocol.md):
+    #: what smoke's advice and a broken engine's diagnosis point at.
+    process: ClassVar[bool] = False
+
+    def argv(self, spec: EngineSpec) -> list[str]:
+        """The command that starts the engine's process ([] for an in-process engine)."""
+        return []
 
     def matches(self, text: str) -> bool:
         return text == self.prefix.rstrip(":") or text.startswith(self.prefix)
@@ -170,6 +177,10 @@ class MutantKind(EngineKind):
 @register_kind
 class CommandKind(EngineKind):
     name, prefix, example = "cmd", "cmd:", "cmd:node engine.js"
+    process = True
+
+    def argv(self, spec: EngineSpec) -> list[str]:
+        return command_argv(spec.target)
 
     def parse(self, text: str) -> EngineSpec:
         command = text.removeprefix("cmd:").strip()

@@ -458,7 +458,7 @@ def smoke(spec: EngineSpec, games: Mapping[str, Game], timeout: float = DEFAULT_
         client = connect(spec, group, ConnectOptions(timeout=timeout,
                                                      startup_timeout=startup_timeout))
         try:
-            results.append(smoke_client(client, games, piped=spec.kind == "cmd"))
+            results.append(smoke_client(client, games, piped=spec.engine_kind.process))
         finally:
             client.close()
     return results

@@ -80,7 +80,8 @@ class Breaker:
             return (f"to fix: if the engine is only slow to start, raise --startup-timeout; "
                     f"else make it answer the handshake (one JSON line, flushed): {smoke} "
                     "shows the exchange")
-        if self.spec.kind == "cmd" and ("exited" in problem or "could not be started" in problem):
+        if self.spec.engine_kind.process and ("exited" in problem
+                                              or "could not be started" in problem):
             return (f"to fix: start it by hand ({shlex.join(self.spec.argv)}) and read why it "
                     f"stops; then {smoke} checks the handshake and a few requests")
         return (f"to fix: {smoke} checks the handshake and a few requests and says what is "

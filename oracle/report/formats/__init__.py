@@ -1,4 +1,5 @@
-"""Report formats, as a registry: a new format is one module and one line in ``FORMATS``.
+"""Report formats, as a registry: a new format is one module and one line in ``FORMATS``,
+or, from another package, one ``rules_oracle.formats`` entry point (``oracle.extensions``).
 
 Each format has a name; the option table (``oracle.options``) turns every registered format
 into ``--NAME PATH`` on ``rules-oracle run`` and ``--oracle-NAME PATH`` in pytest, so neither
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from oracle import extensions
 from oracle.report.coverage import Coverage
 from oracle.report.matrix import Matrix
 from oracle.report.model import Report
@@ -48,9 +50,17 @@ FORMATS: tuple[str, ...] = (
 
 @cache
 def formats() -> dict[str, Format]:
-    """Every registered format by name."""
-    found = [importlib.import_module(m).FORMAT for m in FORMATS]
-    return {f.name: f for f in found}
+    """Every registered format by name: the bundled ones, then those other packages install
+    (``rules_oracle.formats`` entry points, each a ``Format``)."""
+    found = {f.name: f for f in (importlib.import_module(m).FORMAT for m in FORMATS)}
+    for entry, fmt in extensions.load(extensions.FORMATS, lambda f: isinstance(f, Format),
+                                      "an oracle.report.formats.Format"):
+        if fmt.name in found:
+            raise extensions.ExtensionError(
+                f"the entry point {entry} ({extensions.FORMATS}) adds a format named "
+                f"{fmt.name!r}, which is taken; give it a name of its own")
+        found[fmt.name] = fmt
+    return found
 
 
 def file_formats() -> list[Format]:
