@@ -297,7 +297,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oracle.cli.coverage import main as coverage_main
 
         return coverage_main(ns)
-    if ns.command in ("drift",):
+    if ns.command in ("drift", "errata", "review"):
         from oracle.cli.editions import main as editions_main
 
         return editions_main(ns)

@@ -1,11 +1,15 @@
-"""``rules-oracle drift``: where a game's editions, renderings and translations part, and
-the contradictions a reviewer recorded between its sources, each with who cites it.
+"""When the rules text changes: ``rules-oracle drift``, ``errata`` and ``review``.
 
-Why a command: the catalog keeps every edition's wording (``Catalog.editions``), but a rules
-committee or an engine team asks it the other way round: which sentences read otherwise in
-the edition I follow, which does my translation lack, which scenarios rest on them. The text
-is for a terminal, ``--markdown`` for a page, ``--json`` for tools; all three are the same
-``oracle.suite.drift.GameDrift`` values.
+- ``drift``: where a game's editions, renderings and translations part, and the
+  contradictions a reviewer recorded between its sources, each with who cites it. The
+  catalog keeps every edition's wording (``Catalog.editions``), but a committee or an engine
+  team asks it the other way round: which sentences read otherwise in the edition I follow,
+  which does my translation lack, which scenarios rest on them. Text for a terminal,
+  ``--markdown`` for a page, ``--json`` for tools: the same ``GameDrift`` values.
+- ``errata NEW_SOURCE``: what a new version of one source changes (``oracle.suite.errata``),
+  with the scenarios and rulings that rest on it and the verdicts reports gave them.
+- ``review``: the stamps of the text each scenario was reviewed against
+  (``oracle.suite.reviews``), written or checked.
 """
 
 from __future__ import annotations
@@ -43,11 +47,63 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     drift.add_argument("--json", metavar="PATH", help="write the drift as JSON")
     drift.add_argument("--markdown", metavar="PATH", help="write the drift as Markdown")
 
+    errata = sub.add_parser(
+        "errata", help="what a new version of a rules source changes, and which scenarios, "
+                       "rulings and verdicts rest on it",
+        description="Import a new version of one of a game's rules sources (its file name, "
+                    "or --replaces, says which) through the game's importer, on a copy of "
+                    "the sources, into a temporary catalog (never over the bundled one "
+                    "unless --write), and list every sentence added, removed or changed "
+                    "(with a word diff), and every translation's or rendering's wording "
+                    "changed; each with the scenarios and rulings citing it (stale until "
+                    "re-reviewed: rules-oracle review) and each --report's verdicts on them. "
+                    "Exit 0 when no scenario or ruling rests on what changed, 1 when some "
+                    "does, 2 when the new version cannot be imported or an option is wrong.")
+    errata.add_argument("new_source", metavar="NEW_SOURCE",
+                        help="the new version of a rules source file")
+    errata.add_argument("--game", metavar="ID",
+                        help="the game whose source it is (default: the game with a source "
+                             "of that file name)")
+    errata.add_argument("--replaces", metavar="PATH",
+                        help="which source it is a version of, as the catalog's 'sources' "
+                             "name it (e.g. ti4/action-cards.lrr.en.yaml)")
+    errata.add_argument("--report", action="append", default=[], metavar="R",
+                        help="a JSON report (rules-oracle run --json): its verdicts on the "
+                             "scenarios concerned; repeatable")
+    options.by_name()["features"].add_to_cli(errata)
+    errata.add_argument("--out", metavar="PATH", help="keep the new catalog at PATH")
+    errata.add_argument("--write", action="store_true",
+                        help="write the new catalog over the game's bundled catalog (once "
+                             "the new source is in the sources folder)")
+    errata.add_argument("--json", metavar="PATH", help="write the changes as JSON")
+
+    review = sub.add_parser(
+        "review", help="stamp each scenario with the text it was reviewed against; --check "
+                       "says which are stale",
+        description="Write each folder's reviews.yaml (features/GAME/ and each --features "
+                    "folder of the game): per scenario, a stamp of the text of each sentence "
+                    "it cites, as it reads now. A run marks a scenario stale when a stamp no "
+                    "longer matches, or when it cites a sentence the rules no longer have. "
+                    "With --check, write nothing and say which scenarios are stale, never "
+                    "reviewed, or stamped but gone. A scenario citing a sentence the rules no "
+                    "longer have is never stamped: update its Cites: lines first. Exit 0 all "
+                    "reviewed and current, 1 not (or some scenario could not be stamped), 2 "
+                    "a bad option.")
+    add_game_option(review)
+    options.by_name()["features"].add_to_cli(review)
+    review.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if a stamp is stale, missing or orphaned")
+    review.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                        help="stamp only this scenario (repeatable); the others keep their "
+                             "stamps")
+
 
 def main(ns: argparse.Namespace) -> int:
     if ns.command == "drift":
         return run_drift(ns)
-    raise AssertionError(ns.command)
+    if ns.command == "errata":
+        return run_errata(ns)
+    return run_review(ns)
 
 
 def run_drift(ns: argparse.Namespace) -> int:
@@ -201,3 +257,163 @@ def drift_markdown(data: dict[str, Any]) -> str:
             out.append("")
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+# -- errata -------------------------------------------------------------------------------
+
+
+def _errata_game(ns: argparse.Namespace, known: dict[str, Any], new: Path) -> Any:
+    """The game whose source the new file is a version of: ``--game``, or the one game with
+    a source of its name (or the ``--replaces`` path)."""
+    from oracle.suite.catalog import read_game_file
+
+    if ns.game:
+        if ns.game not in known:
+            raise UsageError(f"--game {ns.game}: no such game (games: {', '.join(known)})")
+        return known[ns.game]
+    hits = []
+    for game in known.values():
+        data = read_game_file(game.folder / game.catalog_file, "the catalog") or {}
+        paths = [str(s.get("path")) for s in data.get("sources") or ()]
+        if (ns.replaces in paths) if ns.replaces else any(Path(p).name == new.name
+                                                          for p in paths):
+            hits.append(game)
+    if len(hits) != 1:
+        which = "no game" if not hits else "more than one game"
+        raise UsageError(f"{ns.replaces or new.name}: {which} has a source of that name; "
+                         "say which with --game (and --replaces PATH)")
+    return hits[0]
+
+
+def run_errata(ns: argparse.Namespace) -> int:
+    import shutil
+    import tempfile
+
+    from oracle.report.model import ReportFileError, load_report
+    from oracle.suite.catalog import CatalogFileError
+    from oracle.suite.editions import citations_index
+    from oracle.suite.errata import (
+        Errata,
+        ErrataError,
+        check_catalog,
+        compare,
+        import_new_version,
+        touched_contradictions,
+    )
+
+    new = Path(ns.new_source)
+    try:
+        if not new.is_file():
+            raise UsageError(f"{new}: no such file (the new version of a rules source)")
+        known, _ = chosen_games([], ns.oracle_features)
+        game = _errata_game(ns, known, new)
+        reports = [(r, load_report(Path(r))) for r in ns.report]
+        index, _ = citations_index([game], known)
+        with tempfile.TemporaryDirectory(prefix="rules-oracle-errata-") as tmp:
+            rel, path = import_new_version(game, new, ns.replaces, Path(tmp))
+            changes = compare(game.catalog, check_catalog(path), rel, index)
+            kept = []
+            if ns.out:
+                shutil.copyfile(path, ns.out)
+                kept.append(str(ns.out))
+            if ns.write:
+                shutil.copyfile(path, game.folder / game.catalog_file)
+                kept.append(str(game.folder / game.catalog_file))
+        errata = Errata(game.id, rel, str(new), " and ".join(kept), changes,
+                        touched_contradictions(game, changes))
+    except (UsageError, CatalogFileError, ErrataError, ReportFileError, OSError) as exc:
+        print(f"rules-oracle errata: {exc}", file=sys.stderr)
+        return 2
+    data = errata.to_json(reports)
+    if ns.json:
+        try:
+            Path(ns.json).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                                     encoding="utf-8")
+        except OSError as exc:
+            print(f"rules-oracle errata: cannot write {ns.json} ({exc})", file=sys.stderr)
+            return 2
+    print(errata_text(data, game.folder / game.catalog_file), end="")
+    return 1 if any(c["stale"] for c in data["changes"]) else 0
+
+
+def _verdicts(verdicts: Sequence[dict[str, str]]) -> str:
+    """Each report's verdicts on a scenario, an outline's rows counted by status."""
+    by_report: dict[tuple[str, str], list[str]] = {}
+    for v in verdicts:
+        by_report.setdefault((v["report"], v["engine"]), []).append(v["status"])
+    parts = []
+    for (report, engine), statuses in by_report.items():
+        counted = ", ".join(f"{statuses.count(s)} {s}" if len(statuses) > 1 else s
+                            for s in dict.fromkeys(statuses))
+        parts.append(f"{report} ({engine}): {counted}")
+    return "; " + "; ".join(parts) if parts else ""
+
+
+def errata_text(data: dict[str, Any], bundled: Path) -> str:
+    """What a new version changes, as a terminal shows it."""
+    changes = data["changes"]
+    counts = {k: sum(1 for c in changes if c["kind"] == k)
+              for k in ("changed", "added", "removed", "translation", "rendering")}
+    stale = {(c["location"], c["name"]) for ch in changes for c in ch["stale"]}
+    out = [f"errata: {data['new_file']} is a new version of {data['replaced']} "
+           f"({data['game']})",
+           f"the new catalog: {'written to ' + data['catalog'] if data['catalog'] else 'not kept'}"
+           f" (--out PATH keeps it, --write replaces {bundled})",
+           f"{len(changes)} change(s): " + ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+           + (f"; {len(stale)} scenario(s) and ruling(s) stale until re-reviewed" if stale
+              else "; no scenario or ruling rests on them")]
+    for c in changes:
+        head = {"changed": f"changed {c['anchor']} -> {c['new_anchor']}",
+                "added": f"added {c['new_anchor']}",
+                "removed": f"removed {c['anchor']}",
+                "translation": f"{c['edition']} translation of {c['anchor']} changed",
+                "rendering": f"{c['edition']} wording of {c['anchor']} changed"}[c["kind"]]
+        kinds = f" ({', '.join(c['kinds'])})" if c["kinds"] else ""
+        out.append(f"  {head}{kinds}")
+        if c["kind"] == "added":
+            out.append(f"    {c['new_text']}")
+            out.append("    cited by no scenario yet: cite it (or waive it in the importer)")
+            continue
+        out.append(f"    {c['diff'] or c['text']}")
+        for citer in c["cited_by"]:
+            mark = "stale" if citer in c["stale"] else "not stale"
+            out.append(f"    {mark}: {_citer(citer)}{_verdicts(citer.get('verdicts', ()))}")
+        if not c["cited_by"]:
+            out.append("    cited by no scenario")
+    for contradiction in data["contradictions"]:
+        out.append(f"  contradiction {contradiction} names a changed or removed sentence: "
+                   "re-review it (contradictions.yaml)")
+    if stale:
+        out.append(f"next: re-read each stale scenario against the new words, update its "
+                   f"Cites: lines, then 'rules-oracle review --game {data['game']}'")
+    return "\n".join(out) + "\n"
+
+
+# -- review -------------------------------------------------------------------------------
+
+
+def run_review(ns: argparse.Namespace) -> int:
+    from oracle.suite.catalog import CatalogFileError
+    from oracle.suite.lint import read_suite
+    from oracle.suite.reviews import review_folder, scenarios_by_folder
+
+    try:
+        known, games = chosen_games(ns.game, ns.oracle_features)
+        by_game, _, problems = read_suite(games.values(), known)
+        if problems:
+            raise UsageError(f"{problems[0]} (and {len(problems) - 1} more problem(s)); "
+                             "fix the feature files first")
+        results = [review_folder(folder, docs, known, check=ns.check, only=ns.scenario)
+                   for game in games.values()
+                   for folder, docs in scenarios_by_folder(game, by_game[game.id]).items()]
+    except (UsageError, CatalogFileError, OSError) as exc:
+        print(f"rules-oracle review: {exc}", file=sys.stderr)
+        return 2
+    unknown = set(ns.scenario) - {n for r in results for n in r.names}
+    if unknown:
+        print(f"rules-oracle review: --scenario {sorted(unknown)[0]!r}: no such scenario in "
+              f"the games reviewed", file=sys.stderr)
+        return 2
+    for result in results:
+        print(result.describe())
+    return 1 if any(not r.ok for r in results) else 0

@@ -36,11 +36,12 @@ from oracle.report.judge import (
     nothing_tested,
     stale_expectations,
 )
-from oracle.report.model import USER_PROPERTY
+from oracle.report.model import USER_PROPERTY, ScenarioResult, unique_scenarios
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
 from oracle.scenario.outcomes import EngineFault, NotInEdition
 from oracle.suite import checked as suite_checked
 from oracle.suite import editions as run_editions
+from oracle.suite import reviews as run_reviews
 from oracle.suite.bdd import scenario_behind
 from oracle.suite.catalog import CatalogFileError, Edition
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
@@ -106,6 +107,8 @@ class OracleRun:
     written: list[Path] = field(default_factory=list)
     _short_paths: dict[Path, str] = field(default_factory=dict)
     _games_of: dict[Path, Game | None] = field(default_factory=dict)
+    #: Each folder's review stamps, read once per process (``stale_of``).
+    _reviews: dict[Path, run_reviews.Reviews] = field(default_factory=dict)
     #: Whether this run switched Python's cyclic garbage collector off (``pause_gc``), and
     #: whether it froze what was made before the tests (``resume_gc``).
     _gc_paused: bool = False
@@ -298,6 +301,24 @@ class OracleRun:
         except (OSError, FeatureSyntaxError):
             return ()
         return scenario.cited_anchors if scenario is not None else ()
+
+    def stale_of(self, path: Path, name: str) -> tuple[str, ...]:
+        """The anchors a scenario cites whose text changed since it was reviewed (its
+        folder's ``reviews.yaml``), or that the rules no longer have: it is ``stale``."""
+        game = self.game_of(path)
+        folder = run_reviews.folder_of(path, game) if game is not None else None
+        try:
+            scenario = read_feature(path).by_name.get(name)
+        except (OSError, FeatureSyntaxError):
+            return ()
+        if folder is None or scenario is None:
+            return ()
+        if folder not in self._reviews:
+            try:
+                self._reviews[folder] = run_reviews.Reviews.read(folder)
+            except CatalogFileError as exc:
+                raise EngineFault(str(exc)) from exc
+        return run_reviews.staleness(scenario, self._reviews[folder], self.games).stale
 
     def not_in_edition(self, item: pytest.Item) -> str | None:
         """Why a collected scenario cannot be tested as of its game's edition (``--edition``:
@@ -513,6 +534,9 @@ class OracleRun:
                 if self.strict_expectations else ""
             terminalreporter.line(f"known failures that pass now, remove them from {where}"
                                   f"{strict}: {', '.join(stale)}")
+        stale = [s for s in unique_scenarios(report.rules) if s.stale]
+        if stale:
+            terminalreporter.line(stale_note(stale), yellow=True)
         for note in self.notes:
             terminalreporter.line(f"rules-oracle: {note}", red=True, bold=True)
         for path in self.written:
@@ -577,6 +601,19 @@ class OracleRun:
                 self.notes.append(f"cannot write the {name} report to {target} ({exc}); "
                                   "the other reports were written")
         return ok
+
+
+def stale_note(stale: list[ScenarioResult]) -> str:
+    """One paragraph naming the stale scenarios (an outline once, not per row) and what to
+    do about them."""
+    once = list({s.location: s for s in stale}.values())
+    names = "; ".join(f"{s.name.partition(' [')[0]} ({s.location}: {', '.join(s.stale)})"
+                      for s in once[:5])
+    more = f"; and {len(once) - 5} more" if len(once) > 5 else ""
+    return (f"rules-oracle: {len(once)} scenario(s) stale: the text they cite changed since "
+            f"they were reviewed, so their verdicts say nothing of the new words: {names}{more}"
+            ". Re-read each against the new text ('rules-oracle errata' shows what changed), "
+            "update its Cites: lines, then 'rules-oracle review'.")
 
 
 def scenario_seed(base: int, game: str, test_name: str) -> int:

@@ -153,6 +153,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     # looked up by the scenario's own name, before a row's values are added to it.
     ruling = run.ruling_of(path, name)
     cites = run.cites_of(path, name) if behind else ()
+    stale = run.stale_of(path, name) if behind else ()
     name = row_name(name, example_row(item))
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
     status, blame = judge(world, call.excinfo.value if call.excinfo else None)
@@ -179,7 +180,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
         choices=tuple(world.cards.choices) if world is not None else (), steps=steps,
         ruling=ruling.id if ruling else None, probe=bool(ruling and ruling.probe),
-        cites=cites,
+        cites=cites, stale=stale,
     )
 
 

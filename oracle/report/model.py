@@ -99,6 +99,10 @@ class ScenarioVerdict:
     probe: bool = False
     #: The sentence anchors the scenario cites (``ti4:2.4#2``): what its expectations rest on.
     cites: tuple[str, ...] = ()
+    #: The cited anchors whose text changed since the scenario was reviewed against it, or
+    #: that the rules no longer have (``oracle.suite.reviews``): its verdict stands, and
+    #: says nothing of the new words until someone re-reads it.
+    stale: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         # Field by field (``asdict`` deep-copies every value; each scenario pays for this).
@@ -111,6 +115,10 @@ class ScenarioVerdict:
         data["steps"] = [s.to_json() for s in self.steps]
         if self.exercised is None:
             del data["exercised"]
+        if self.stale:
+            data["stale"] = list(self.stale)
+        else:
+            del data["stale"]
         return data
 
     @classmethod
@@ -124,7 +132,7 @@ class ScenarioVerdict:
             exercised=data.get("exercised"),
             steps=tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
             ruling=data.get("ruling"), probe=bool(data.get("probe", False)),
-            cites=tuple(data.get("cites", ())),
+            cites=tuple(data.get("cites", ())), stale=tuple(data.get("stale", ())),
         )
 
 
@@ -149,6 +157,8 @@ class ScenarioResult:
     #: The sentence anchors the scenario cites (``ti4:2.4#2``), for tools that join
     #: scenarios to the sentences of the rules (coverage, errata).
     cites: tuple[str, ...] = ()
+    #: The cited anchors whose text changed since the scenario was reviewed (``stale``).
+    stale: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -158,7 +168,8 @@ class ScenarioResult:
         status = Status.BLOCKED if verdict.blocked_by else verdict.status
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, verdict.blocked_by, choices=verdict.choices,
-                   steps=verdict.steps, exercised=verdict.exercised, cites=verdict.cites)
+                   steps=verdict.steps, exercised=verdict.exercised, cites=verdict.cites,
+                   stale=verdict.stale)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -167,7 +178,7 @@ class ScenarioResult:
         status = Status.XFAIL if verdict.status == Status.XFAIL else Status.FAIL
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, charged_from=verdict.rules, choices=verdict.choices,
-                   steps=verdict.steps, cites=verdict.cites)
+                   steps=verdict.steps, cites=verdict.cites, stale=verdict.stale)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "status": str(self.status),
@@ -185,6 +196,8 @@ class ScenarioResult:
             data["exercised"] = self.exercised
         if self.cites:
             data["cites"] = list(self.cites)
+        if self.stale:
+            data["stale"] = list(self.stale)
         return data
 
     @classmethod
@@ -194,7 +207,8 @@ class ScenarioResult:
                    data.get("blocked_by"), tuple(data.get("charged_from", ())),
                    tuple(data.get("choices", ())),
                    tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
-                   data.get("exercised"), tuple(data.get("cites", ())))
+                   data.get("exercised"), tuple(data.get("cites", ())),
+                   tuple(data.get("stale", ())))
 
 
 @dataclass(frozen=True)

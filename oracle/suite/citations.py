@@ -17,6 +17,11 @@ sentence is one no scenario can check). Where the game's manifest says ``cites: 
 every scenario cites, and cites a sentence of the rule its tag names (a ruling cites the
 sentence it refines); and every sentence of a testable rule is cited by a scenario that
 counts, or waived.
+
+A citation of a sentence the rules no longer have (a retired anchor: a new version of the
+source reworded or dropped it) is not refused: the scenario was right about the old words,
+and the run marks it ``stale`` until someone re-reads it (``oracle.suite.reviews``); the
+sentence that rewords it counts as cited meanwhile.
 """
 
 from __future__ import annotations
@@ -90,6 +95,8 @@ def _citation_problem(scenario: ScenarioDoc, citation: Citation, known: Mapping[
     catalog = cited.catalog
     sentence = catalog.sentence(citation.anchor)
     if sentence is None:
+        if catalog.retired_sentence(citation.anchor) is not None:
+            return None  # text the rules no longer have: stale in the run, not refused
         return problem(_no_such_sentence(catalog, citation.anchor))
     if sentence.waived:
         return problem(f"{citation.anchor} is waived: {sentence.waiver}. No scenario can "
@@ -178,6 +185,10 @@ def _uncited(game: Game, scenarios: list[ScenarioDoc], rulings: Rulings) -> list
         if ruling is None or not ruling.probe:
             cited.update(scenario.cited_anchors)
     catalog = game.catalog
+    for anchor in list(cited):  # a reworded sentence's citations stand for it until re-read
+        retired = catalog.retired_sentence(anchor)
+        if retired is not None and retired.successor:
+            cited.add(retired.successor)
     problems = []
     for sentence in catalog.sentences:
         rule = catalog.get(sentence.owner) if not sentence.context else None

@@ -106,6 +106,8 @@ class Citer:
     location: str
     ruling: str | None = None
     standing: str | None = None
+    #: The scenario's language (``ru`` for ``# language: ru``): what it reads of a sentence.
+    language: str = "en"
 
     @property
     def kind(self) -> str:
@@ -117,7 +119,8 @@ class Citer:
 
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "name": self.name, "location": self.location,
-                **({"ruling": self.ruling, "standing": self.standing} if self.ruling else {})}
+                **({"ruling": self.ruling, "standing": self.standing} if self.ruling else {}),
+                **({"language": self.language} if self.language != "en" else {})}
 
 
 def shown_path(path: Path, games: Iterable[Game]) -> str:
@@ -145,7 +148,7 @@ def citations_index(games: Iterable[Game], known: Mapping[str, Game]
         citer = Citer(scenario.name, f"{shown_path(scenario.path, known.values())}:"
                                      f"{scenario.line}",
                       ruling.id if ruling else None,
-                      ruling.status_text if ruling else None)
+                      ruling.status_text if ruling else None, scenario.language)
         for anchor in scenario.cited_anchors:
             index.setdefault(anchor, []).append(citer)
     return index, scenarios
