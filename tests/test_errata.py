@@ -66,9 +66,11 @@ def test_the_changed_sentence_with_exactly_its_scenarios_and_rulings(errata) -> 
     expected = citing("ti4:2.6.2#1", REPO / "features" / "ti4", COUNCIL, RUSSIAN)
     assert {c["name"] for c in change["stale"]} == expected
     assert change["stale"] == change["cited_by"]
-    rulings = {c["ruling"]: c["standing"] for c in change["stale"] if c["kind"] == "ruling"}
-    assert rulings == {"ti4:2.6.2/r1": "superseded by ti4:2.6.2/r3",
-                       "ti4:2.6.2/r2": "pending", "ti4:2.6.2/r3": "official"}
+    rulings = {c["name"]: (c["ruling"], c["standing"]) for c in change["stale"]
+               if c["kind"] == "ruling"}
+    assert set(rulings) == citing("ti4:2.6.2#1", COUNCIL)
+    assert {("ti4:2.6.2/r1", "superseded by ti4:2.6.2/r3"), ("ti4:2.6.2/r2", "pending"),
+            ("ti4:2.6.2/r3", "official")} <= set(rulings.values())
     assert "changed ti4:2.6.2#1 -> ti4:2.6.2#3 (words)" in errata["out"]
 
 
@@ -110,14 +112,15 @@ def test_a_report_on_the_changed_text_shows_stale_on_exactly_those(errata, oracl
     assert run.code == 0, run.out + run.err  # stale says nothing of the engine
     assert "features from the checkout" in run.out
     stale = {s["name"].partition(" [")[0]: s["stale"] for s in run.scenarios() if "stale" in s}
-    assert set(stale) == citing("ti4:2.6.2#1", features) and len(stale) == 2
+    expected = citing("ti4:2.6.2#1", features)
+    assert set(stale) == expected and len(expected) >= 2
     assert all(anchors == ["ti4:2.6.2#1"] for anchors in stale.values())
-    assert "rules-oracle: 2 scenario(s) stale" in run.out, run.out[-3000:]
+    assert f"rules-oracle: {len(expected)} scenario(s) stale" in run.out, run.out[-3000:]
 
     # Re-reviewed: the check names them; review refuses to stamp them as they are; once
     # their Cites: lines name the new sentence, review stamps them and the run is clean.
     check = oracle("review", "--game", "ti4", "--check")
-    assert check.code == 1 and check.out.count("  stale: ") == 2, check.out
+    assert check.code == 1 and check.out.count("  stale: ") == len(expected), check.out
     refused = oracle("review", "--game", "ti4")
     assert refused.code == 1
     assert "ti4:2.6.2#1 is retired; it now reads ti4:2.6.2#3 'Several action cards" in (
@@ -127,7 +130,7 @@ def test_a_report_on_the_changed_text_shows_stale_on_exactly_those(errata, oracl
         path.write_text(text.replace("Cites: ti4:2.6.2#1 ", "Cites: ti4:2.6.2#3 "),
                         encoding="utf-8")
     reviewed = oracle("review", "--game", "ti4")
-    assert reviewed.code == 0 and "2 re-reviewed" in reviewed.out, reviewed.out
+    assert reviewed.code == 0 and f"{len(expected)} re-reviewed" in reviewed.out, reviewed.out
     assert oracle("review", "--game", "ti4", "--check").code == 0
     clean = oracle("run", "--rule", "ti4:2.6.2")
     assert clean.code == 0 and not [s for s in clean.scenarios() if "stale" in s]
@@ -177,3 +180,19 @@ def test_the_bundled_review_stamps_are_current(oracle) -> None:
     assert run.code == 0, run.out + run.err + (
         "\nrun: rules-oracle review --features examples/russian "
         "--features examples/council-rulings")
+
+
+def test_a_malformed_stamps_file_is_refused_with_its_line(oracle, pytester, engine_module
+                                                          ) -> None:
+    from test_citations import CATALOG, GOOD, MANIFEST
+    from test_suite_checks import write_toy
+
+    write_toy(pytester, engine_module, MANIFEST, CATALOG, GOOD)
+    stamps = pytester.path / "games" / "toy" / "reviews.yaml"
+    assert oracle("review", "--features", "games", "--game", "toy").code == 0
+    assert "Drawing takes the top card" in stamps.read_text(encoding="utf-8")
+    assert oracle("review", "--features", "games", "--game", "toy", "--check").code == 0
+    stamps.write_text(stamps.read_text(encoding="utf-8").replace("scenarios:", "scenario:"),
+                      encoding="utf-8")
+    run = oracle("review", "--features", "games", "--game", "toy", "--check")
+    assert run.code == 2 and f"{stamps}:" in run.err and "scenario" in run.err, run.err

@@ -228,20 +228,29 @@ def verdicts_of(reports: Sequence[tuple[str, Report]], citer: Citer
                 ) -> list[dict[str, str]]:
     """Each report's verdicts on a citing scenario (each of an outline's rows): the report's
     path, its engine, the row's name and status; ``none`` where the report has no verdict
-    on it (not run, or not selected)."""
+    on it (not run, or not selected). A scenario is found by its file's name, its line and
+    its name (a name is one scenario's in its game)."""
     from oracle.report.model import unique_scenarios
 
     out = []
+    where = _place(citer.location)
     for label, report in reports:
         rows = [s for s in unique_scenarios(report.rules)
-                if s.location == citer.location and (s.name == citer.name
-                                                     or s.name.startswith(citer.name + " ["))]
+                if _place(s.location) == where and (s.name == citer.name
+                                                    or s.name.startswith(citer.name + " ["))]
         spec = str(report.engine.get("spec", "?"))
         if not rows:
             out.append({"report": label, "engine": spec, "name": citer.name, "status": "none"})
         out += [{"report": label, "engine": spec, "name": s.name, "status": str(s.status)}
                 for s in rows]
     return out
+
+
+def _place(location: str) -> tuple[str, str]:
+    """A scenario's file name and line: the same whichever folder a run was made from (a
+    report shows a committee's file from the current folder, or in full)."""
+    path, _, line = location.rpartition(":")
+    return Path(path).name, line
 
 
 def check_catalog(path: Path) -> Catalog:

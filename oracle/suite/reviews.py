@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from oracle.suite import filecheck
 from oracle.suite.catalog import CatalogFileError
 from oracle.suite.yamlfiles import read_yaml
 
@@ -105,14 +106,9 @@ class Reviews:
         except (OSError, yaml.YAMLError) as exc:
             raise CatalogFileError(f"{path}: cannot read the review stamps ({exc}); {fix}"
                                    ) from exc
-        files = data.get("scenarios") if isinstance(data, dict) else None
-        if not isinstance(files, dict) or not all(
-                isinstance(names, dict) and all(
-                    isinstance(cites, dict) and all(isinstance(v, str) for v in cites.values())
-                    for cites in names.values())
-                for names in files.values()):
-            raise CatalogFileError(f"{path}: expected 'scenarios:' FILE: SCENARIO: ANCHOR: "
-                                   f"STAMP; {fix}")
+        if found := filecheck.problem(path, data, "reviews"):
+            raise CatalogFileError(f"{found}; {fix}")
+        files = data["scenarios"] or {}
         return cls(folder, {str(f): {str(n): {str(a): s for a, s in c.items()}
                                      for n, c in names.items()} for f, names in files.items()})
 
