@@ -145,7 +145,7 @@ class Shard:
         return DONE not in self.lines()
 
 
-@dataclass
+@dataclass(eq=False)  # a plugin is hashed by pytest (9.2's parsefactories): identity, not fields
 class Replay:
     """The parent's plugin: no collection; the tests' loop waits for the shards and replays
     their reports, in the order of the whole run's collection."""
