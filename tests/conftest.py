@@ -130,7 +130,8 @@ def engine_module(pytester: pytest.Pytester) -> Callable[[str, str], Path]:
 
 #: The longest tests (exploration shrinks whole games): started first, so that under
 #: pytest-xdist no worker is left running one of them alone at the end.
-LONG_FIRST = ("test_explore_eu.py", "test_explore.py", "test_node_engine.py")
+LONG_FIRST = ("test_explore_eu.py", "test_explore.py", "test_explore_differential.py",
+              "test_node_engine.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -9,6 +9,7 @@ them (no disagreement), the Node example engine (none) and an engine over the pi
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import sys
@@ -30,6 +31,7 @@ from oracle.explore.compare import (
 from oracle.explore.differential import compare
 from oracle.explore.search import CHUNK
 from oracle.mutants import find_mutant
+from oracle.protocol import validate as schemas
 from oracle.suite.games import discover_games
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,8 +154,12 @@ def test_a_finding_runs_as_a_pending_ruling(oracle, tmp_path):
     the reference engine agrees with and the mutant does not."""
     out = tmp_path / "found"
     run = oracle("explore", "-q", "--engine", "mutant:ti4/no_reshuffle", "--game", "ti4",
-                 "--budget", "30", "--out", str(out), report=False)
+                 "--budget", "30", "--out", str(out), "--json", str(tmp_path / "d.json"),
+                 report=False)
     assert run.code == 1, run.out + run.err
+    data = json.loads((tmp_path / "d.json").read_text())
+    assert schemas.problems("explore", data) == []
+    assert [f["rules"] for g in data["games"] for f in g["findings"]] == [["ti4:note-4"]]
     feature = out / "ti4" / "explored-disagreements.feature"
     assert "Status: pending" in feature.read_text()
     rule = "ti4:note-4"

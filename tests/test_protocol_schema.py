@@ -81,8 +81,8 @@ def test_schema_is_a_documented_draft_2020_12_schema(name: str) -> None:
 
 
 def test_loader_finds_every_schema_by_either_name() -> None:
-    assert schemas.schema_names() == ["coverage", "matrix", "reply", "report", "request",
-                                      "request-eu-pop", "request-ti4", "view"]
+    assert schemas.schema_names() == ["coverage", "explore", "matrix", "reply", "report",
+                                      "request", "request-eu-pop", "request-ti4", "view"]
     assert schemas.load_schema("reply.json") == schemas.load_schema("reply")
     with pytest.raises(FileNotFoundError, match="request"):
         schemas.load_schema("nope")
