@@ -196,3 +196,7 @@ def test_a_malformed_stamps_file_is_refused_with_its_line(oracle, pytester, engi
                       encoding="utf-8")
     run = oracle("review", "--features", "games", "--game", "toy", "--check")
     assert run.code == 2 and f"{stamps}:" in run.err and "scenario" in run.err, run.err
+    stamps.write_text(stamps.read_text(encoding="utf-8").replace("scenario:", "scenarios:")
+                      .replace("toy:1#1:", "toy-1-1:"), encoding="utf-8")
+    run = oracle("review", "--features", "games", "--game", "toy", "--check")
+    assert run.code == 2 and "'toy-1-1' is not a sentence anchor" in run.err, run.err

@@ -22,6 +22,7 @@ an English one does not).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ __all__ = ["REVIEWS_FILE", "FolderReview", "Reviews", "Staleness", "folder_of", 
            "scenarios_by_folder", "staleness", "stamps_of"]
 
 REVIEWS_FILE = "reviews.yaml"
+_ANCHOR = re.compile(r"^[a-z0-9][a-z0-9_-]*:[^\s#]+#[1-9]\d*$")
 
 #: file (relative to its folder) -> scenario name -> anchor -> stamp
 Stamps = dict[str, dict[str, dict[str, str]]]
@@ -109,6 +111,13 @@ class Reviews:
         if found := filecheck.problem(path, data, "reviews"):
             raise CatalogFileError(f"{found}; {fix}")
         files = data["scenarios"] or {}
+        for file, names in files.items():
+            for name, cites in names.items():
+                wrong = next((a for a in cites if not _ANCHOR.match(str(a))), None)
+                if wrong is not None:
+                    line = filecheck.key_line(path, ["scenarios", file, name, wrong])
+                    raise CatalogFileError(f"{path}:{line}: {wrong!r} is not a sentence anchor "
+                                           f"(GAME:RULE#N) of {file}: {name}; {fix}")
         return cls(folder, {str(f): {str(n): {str(a): s for a, s in c.items()}
                                      for n, c in names.items()} for f, names in files.items()})
 
