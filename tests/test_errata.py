@@ -171,6 +171,10 @@ def test_a_source_no_game_has_is_refused(oracle, pytester) -> None:
     assert run.code == 2 and "rules.txt: no game has a source of that name" in run.err
     wrong = oracle("errata", str(path), "--game", "ti4", "--replaces", "ti4/nope.yaml")
     assert wrong.code == 2 and "--replaces ti4/nope.yaml: not a source of the ti4" in wrong.err
+    canonical = pytester.path / Path(importer.CANONICAL).name
+    canonical.write_text("cards: []\n", encoding="utf-8")
+    elsewhere = oracle("errata", str(canonical), "--sources", str(pytester.path / "none"))
+    assert elsewhere.code == 2 and "with --sources DIR" in elsewhere.err, elsewhere.err
 
 
 def test_the_bundled_review_stamps_are_current(oracle) -> None:

@@ -71,6 +71,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                         help="a JSON report (rules-oracle run --json): its verdicts on the "
                              "scenarios concerned; repeatable")
     options.by_name()["features"].add_to_cli(errata)
+    errata.add_argument("--sources", metavar="DIR",
+                        help="the folder of the game's other sources, as the catalog's "
+                             "'sources' name them (default: ../shared/sources beside a "
+                             "checkout, where the importer reads them)")
     errata.add_argument("--out", metavar="PATH", help="keep the new catalog at PATH")
     errata.add_argument("--write", action="store_true",
                         help="write the new catalog over the game's bundled catalog (once "
@@ -310,7 +314,8 @@ def run_errata(ns: argparse.Namespace) -> int:
         reports = [(r, load_report(Path(r))) for r in ns.report]
         index, _ = citations_index([game], known)
         with tempfile.TemporaryDirectory(prefix="rules-oracle-errata-") as tmp:
-            rel, path = import_new_version(game, new, ns.replaces, Path(tmp))
+            rel, path = import_new_version(game, new, ns.replaces, Path(tmp),
+                                           Path(ns.sources) if ns.sources else None)
             changes = compare(game.catalog, check_catalog(path), rel, index)
             kept = []
             if ns.out:

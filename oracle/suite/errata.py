@@ -65,13 +65,15 @@ def replaced_source(catalog_data: Mapping[str, Any], new_file: Path, replaces: s
     return hits[0]
 
 
-def import_new_version(game: Game, new_file: Path, replaces: str | None, workdir: Path
-                       ) -> tuple[str, Path]:
+def import_new_version(game: Game, new_file: Path, replaces: str | None, workdir: Path,
+                       sources: Path | None = None) -> tuple[str, Path]:
     """Import the sources with ``new_file`` in place of one of them, through the game's
     importer, into ``workdir/catalog.yaml``; return which source it replaced and the path.
 
-    The game's sources are copied into ``workdir`` (the originals are never touched, and
-    stay as received); the importer numbers the new catalog from the bundled one.
+    The game's sources (from ``sources``, else where the importer finds them: ``../shared/
+    sources`` beside a checkout) are copied into ``workdir`` (the originals are never
+    touched, and stay as received); the importer numbers the new catalog from the bundled
+    one.
     """
     path = game.folder / game.catalog_file
     data = read_game_file(path, "the catalog")
@@ -81,7 +83,7 @@ def import_new_version(game: Game, new_file: Path, replaces: str | None, workdir
                           "imports a new source through the importer that wrote the catalog")
     rel = replaced_source(data, new_file, replaces, game.id)
     module = importlib.import_module(module_name)
-    sources = Path(module.DEFAULT_SOURCES)
+    sources = Path(sources or module.DEFAULT_SOURCES)
     root = workdir / "sources"
     for entry in data.get("sources") or ():
         target = root / str(entry["path"])
@@ -90,8 +92,9 @@ def import_new_version(game: Game, new_file: Path, replaces: str | None, workdir
         try:
             shutil.copyfile(origin, target)
         except OSError as exc:
-            raise ErrataError(f"cannot copy the source {origin} ({exc}); the bundled sources "
-                              f"are read from {sources}") from exc
+            raise ErrataError(f"cannot copy the source {origin} ({exc}); the game's other "
+                              f"sources are read from {sources}: give the folder that holds "
+                              f"{entry['path']} with --sources DIR") from exc
     error = getattr(module, "CatalogError", Exception)
     try:
         built = module.build_catalog(root, path, replaced=rel)
