@@ -61,3 +61,26 @@ class OnePerClassLosingCards(OnePerClass):
 
 def one_per_class_losing_cards() -> OnePerClassLosingCards:
     return OnePerClassLosingCards()
+
+
+class StrictOnePerClass(OnePerClass):
+    """The same, refusing (``unsupported``) a setup that puts a card it does not model in a
+    player's hand or in play, as docs/protocol.md's "Partial card sets" allows an engine to:
+    what smoke and ``capabilities --engine`` must not blame on a setup key."""
+
+    NAME = "EU test engine: one card of each class, holding no other card"
+
+    def handle(self, request):  # type: ignore[no-untyped-def]
+        if request.get("op") == "setup":
+            for player in (request.get("state") or {}).get("players") or []:
+                for key in ("hand", "advisors", "leaders", "display"):
+                    for card in player.get(key) or []:
+                        card = card["card"] if isinstance(card, dict) else card
+                        if card not in fewest_cards_per_class():
+                            return {"reply": "unsupported", "capability": f"eu-pop/card/{card}",
+                                    "reason": f"this engine does not model {card!r}"}
+        return super().handle(request)
+
+
+def strict_one_per_class() -> StrictOnePerClass:
+    return StrictOnePerClass()

@@ -26,7 +26,8 @@ from styles.node_eu.host import Host, at_top_level, reaches, utf16_span
 from styles.node_eu.variants import FILES, HERE, VARIANTS, write_variant
 
 from oracle.engines import EngineClient
-from oracle.mutants.harness import Outcome, flagged_rules, game_cases, run_case
+from oracle.mutants.harness import Outcome, flagged_rules, game_cases, rule_statuses, run_case
+from oracle.report.model import Status
 from oracle.suite.games import discover_games
 
 NODE = shutil.which("node")
@@ -97,7 +98,7 @@ def copies(tmp_path_factory):
     for case in game_cases(EU):
         outcomes[case.test_name] = run_case(EU, case, client)
         ran[case.test_name] = host.coverage(files)
-    yield host, outcomes, ran, loading
+    yield host, outcomes, ran, loading, adapters
     client.close()
 
 
@@ -118,7 +119,7 @@ def reaching(variant, ran, loading) -> set[str]:
                  marks=[pytest.mark.xfail(strict=True, reason=v.known)] if v.known else [])
     for v in VARIANTS])
 def test_one_slip_one_rule(variant, copies):
-    host, base, ran, loading = copies
+    host, base, ran, loading, _ = copies
     reached = reaching(variant, ran, loading)
     assert reached, f"no scenario runs the text {variant.name} replaces: it proves nothing"
     host.use(variant.name)
@@ -135,3 +136,31 @@ def test_one_slip_one_rule(variant, copies):
     assert set(flagged) == variant.rules, (
         f"{variant.name} ({variant.slip}) flags {sorted(flagged)}, not "
         f"{sorted(variant.rules)}:\n{failing}")
+
+
+@needs_node
+def test_smoke_and_capabilities_on_an_adapter_refusing_cards_it_does_not_declare(
+        oracle, copies):
+    """Why (the outside developer's bugs A and B): smoke's trial states held cards the engine
+    does not declare (Royal Manufactory, Combined Arms), so an adapter refusing them, as
+    docs/protocol.md allows, was warned of refusing 'active_player', 'phase' and 'window',
+    and capabilities --engine predicted 14 of 216 scenarios runnable where a run has 110."""
+    from test_capabilities import predicted
+
+    host, _, _, _, adapters = copies
+    engine = node_command(adapters["strict_cards"])
+    smoke = oracle("smoke", "--engine", engine)
+    assert smoke.code == 0 and "\nwarn" not in smoke.out, smoke.out
+    assert smoke.out.rstrip().endswith("checks, all ok"), smoke.out
+    told = oracle("capabilities", "--engine", engine, "--game", "eu-pop")
+    assert told.code == 0, told.err
+    runnable, unsupported = predicted(told.out)
+    host.use("strict_cards")
+    try:
+        client = EngineClient(host, "clean-room EU engine, strict_cards")
+        outcomes = [run_case(EU, case, client) for case in game_cases(EU)]
+    finally:
+        host.use("base")
+    assert runnable == sum(o.status != Status.UNSUPPORTED for o in outcomes), told.out
+    assert unsupported == {r for r, s in rule_statuses(outcomes).items()
+                           if s == Status.UNSUPPORTED}, told.out

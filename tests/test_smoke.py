@@ -304,6 +304,62 @@ def test_smoke_names_a_state_key_the_scenarios_send_that_the_engine_refuses(game
     assert out.rstrip().endswith("all ok (1 warning: scenarios that will be unsupported)")
 
 
+def test_smoke_tries_the_keys_in_states_holding_only_the_cards_the_engine_declares():
+    """Why: smoke's trial states were recorded on the reference engine, which declares every
+    card, so their hands held cards a partial engine never declared (an EU Royal
+    Manufactory); an engine refusing those (as "Partial card sets" allows) got a false
+    warning naming 'active_player', 'phase' and 'window'. The states are now what a run on
+    the engine sends."""
+    from eu_partial_engines import StrictOnePerClass, fewest_cards_per_class
+
+    result, out = run(StrictOnePerClass(), {"eu-pop": GAMES["eu-pop"]})
+    assert failed(result) == [] and not [c.title for c in result.checks if c.warn], out
+    assert "every setup key the scenarios send is taken" in out and "not tried" not in out
+    setups = [r["state"] for r, _ in result.transcript if r["op"] == "setup"]
+    held = {c for s in setups for p in s["players"] for k in ("hand", "advisors", "leaders")
+            for c in p.get(k) or []}
+    assert len(setups) > 10 and held and held <= set(fewest_cards_per_class()), held
+
+
+class CannotHold:
+    """The reference EU engine, refusing (unsupported) a state where someone holds a card
+    it declares all the same: a refusal of the hands, which smoke must not blame on the key
+    it is trying (``most``: it also refuses a state with more players)."""
+
+    def __init__(self, card: str, most: int = 6) -> None:
+        from oracle.games.eu_pop.engine import ReferenceEngine
+
+        self.engine, self.card, self.most = ReferenceEngine(), card, most
+
+    def handle(self, request: JSON) -> JSON:
+        if request["op"] == "setup":
+            players = request["state"]["players"]
+            if any(self.card in p.get("hand", []) for p in players):
+                return {"reply": "unsupported", "reason": f"this engine cannot hold {self.card}"}
+            if len(players) > self.most:
+                return {"reply": "unsupported", "reason": f"this engine seats {self.most}"}
+        return self.engine.handle(request)
+
+
+def test_smoke_blames_a_refused_state_on_what_was_refused_not_on_the_key_tried():
+    """A key whose state is refused without the key too is tried in another scenario's
+    state; the refused states are named, the keys are not."""
+    result, out = run(CannotHold("Combined Arms"), {"eu-pop": GAMES["eu-pop"]})
+    assert failed(result) == [], out
+    [warned] = [c for c in result.checks if c.warn]
+    assert warned.title == "eu-pop: the scenarios' players, hands and decks are taken", out
+    assert "was refused with the key and without it (unsupported: this engine cannot hold " \
+           "Combined Arms); tried in eu-pop/" in warned.detail, out
+    assert "an engine holds the cards it declares" in warned.fix
+    keys = next(c for c in result.checks if "every setup key" in c.title)
+    assert keys.detail.endswith("keys tried, each alone"), out
+    # Every state refused: no key is judged, nor blamed.
+    result, out = run(CannotHold("Combined Arms", most=2), {"eu-pop": GAMES["eu-pop"]})
+    assert failed(result) == [] and "not judged: no state it was tried in was taken" in out
+    assert [c.title for c in result.checks if c.warn] == [
+        "eu-pop: the scenarios' players, hands and decks are taken"], out
+
+
 def test_smoke_fails_an_engine_that_errors_on_a_key_the_scenarios_send():
     result, out = run(RefusesUnknownKeys("eu-pop", "window", "errored"), GAMES)
     assert "eu-pop: every setup key the scenarios send is taken" in failed(result), out

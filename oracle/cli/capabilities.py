@@ -94,26 +94,44 @@ def engine_report(ns: argparse.Namespace, games: dict[str, Game]
             info = client.info()
             for game in group.values():
                 plays = game.id in info.games
-                refused = _refused_keys(client, game, info.capabilities) if plays else None
+                refused, refusals = (_refusals(client, game, info.capabilities, ns.oracle_seed)
+                                     if plays else (None, None))
                 gaps.append(engine_gaps(game, info.capabilities, plays, ns.oracle_seed,
-                                        refused))
+                                        refused, refusals))
         finally:
             client.close()
         names.append(f"{info.name} {info.version}")
     return f"{spec} ({'; '.join(dict.fromkeys(names))})", gaps
 
 
-def _refused_keys(client: Any, game: Game, capabilities: frozenset[str]
-                  ) -> dict[str, str] | None:
-    """The setup keys the game's scenarios send that the engine refuses (each tried alone,
-    as smoke does), key path -> its answer; None when they cannot be known (the game has no
-    reference engine to record them on)."""
-    from oracle.engines.smoke import suite_requests
+def _refusals(client: Any, game: Game, capabilities: frozenset[str], seed: int
+              ) -> tuple[dict[str, str] | None, dict[str, tuple[str, ...]] | None]:
+    """What the engine refuses of what the game's scenarios send: the setup keys (each tried
+    alone, as smoke does), key path -> its answer; and per scenario (test name), what made
+    it ``unsupported`` when its requests were sent again as a run sends them (a refused key,
+    the capability the answer named, or the request and the engine's reason). (None, None)
+    when they cannot be known (the game has no reference engine to record them on)."""
+    from oracle.engines.smoke import replay, suite_requests
+    from oracle.suite.capabilities import refused_key
+    from oracle.suite.sent import sent, shape_of
 
-    found = suite_requests(client, game, capabilities, shapes=False)
-    if found is None:
-        return None
-    return {t.name: t.answer for t in found[0] if not t.taken and t.reply is not None}
+    found = suite_requests(client, game, capabilities, shapes=False, seed=seed)
+    replayed = replay(client, game, capabilities, seed)
+    if found is None or replayed is None:
+        return None, None
+    refused = {t.name: t.answer for t in found[0] if t.refused}
+    paths = {r.case.test_name: r.paths for r in sent(game, capabilities, seed)}
+    refusals: dict[str, tuple[str, ...]] = {}
+    for test, (request, reply) in replayed.items():
+        keys = tuple(refused_key(p) for p in sorted(paths[test]) if p in refused)
+        if request["op"] == "setup" and keys:
+            refusals[test] = keys
+        elif reply.capability and reply.capability not in capabilities:
+            refusals[test] = (reply.capability,)
+        else:
+            what = "setup" if request["op"] == "setup" else shape_of(request)
+            refusals[test] = (f"{what!r} refused ({reply.reason})",)
+    return refused, refusals
 
 
 # -- the map, as text and Markdown -------------------------------------------------------------
@@ -215,9 +233,7 @@ def render_gaps(engine: str, gaps: list[EngineGaps], width: int = 100) -> str:
     for gap in gaps:
         lines += ["", *_game_gaps(gap, width)]
     lines.append("")
-    lines += textwrap.wrap("A rule is unsupported when every scenario of it lacks a "
-                           "declaration; an engine may still answer unsupported to a request "
-                           "it declared (rules-oracle run says which).", width)
+    lines += textwrap.wrap(FOOTER, width)
     return "\n".join(lines) + "\n"
 
 
@@ -266,12 +282,16 @@ def _keys_note(gap: EngineGaps) -> str:
                 "scenarios send): a scenario is counted by its capabilities alone")
     if not gap.refused:
         return "takes every setup key its scenarios send (each tried alone, as smoke does)"
-    return ("refuses setup keys its scenarios send (each tried alone, as smoke does; those "
-            "scenarios are not counted): " + "; ".join(
+    return ("refuses setup keys its scenarios send (each tried alone, as smoke does; the "
+            "scenarios sending them are not counted): " + "; ".join(
                 f"{k}: {why}" for k, why in gap.refused.items()))
 
 
 CLASS_NOTE = " (any card of the class it models)"
+FOOTER = ("A rule is unsupported when every scenario of it lacks a declaration or was "
+          "answered unsupported when its requests were sent again as a run sends them (a "
+          "run that goes another way, the engine answering otherwise than the reference "
+          "engine, may meet another refusal: rules-oracle run says which).")
 
 
 def render_gaps_markdown(engine: str, gaps: list[EngineGaps]) -> str:
@@ -308,9 +328,7 @@ def render_gaps_markdown(engine: str, gaps: list[EngineGaps]) -> str:
             out += [f"| {rule} | {', '.join(f'`{c}`' for c in fewest)} |"
                     for rule, fewest in gap.unsupported.items()]
             out.append("")
-    out.append("A rule is unsupported when every scenario of it lacks a declaration; an engine "
-               "may still answer unsupported to a request it declared (rules-oracle run says "
-               "which).")
+    out.append(FOOTER)
     return "\n".join(out) + "\n"
 
 

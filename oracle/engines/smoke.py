@@ -213,13 +213,33 @@ class _Smoke:
                        "not checked: the game has no reference engine to record it on")
             return
         keys, shapes = found
-        self.report_refusals(game, "setup key", keys, SETUP)
+        met = [t for t in keys if t.state_refused is not None]
+        if met:
+            self.report_refused_states(game, met)
+        self.report_refusals(game, "setup key", [t for t in keys if t.judged], SETUP,
+                             sum(not t.judged for t in keys))
         self.report_refusals(game, "request", shapes, ACT)
 
+    def report_refused_states(self, game: Game, met: list[Tried]) -> None:
+        """States the engine refused with a key and without it: the refusal is the players',
+        hands' or decks' (their cards are the ones the engine declares), not the key's."""
+        broke = any(t.state_refused is not None and isinstance(t.state_refused[1], Errored)
+                    for t in met)
+        self.check(
+            f"{game.id}: the scenarios' players, hands and decks are taken", not broke,
+            "\n".join(t.say_state() for t in met),
+            "the cards in a scenario's hands and decks are chosen among the cards the engine "
+            f"declares ({game.id}/card/NAME), and filler from its cards of the deck (any card "
+            "of the deck when it declares none of it): an engine holds the cards it declares "
+            "and answers setup 'ready' for them; 'unsupported' if it lacks something the "
+            "state needs, never 'errored' for a well-formed state",
+            SETUP, warn=not broke)
+
     def report_refusals(self, game: Game, what: str, tried: list[Tried],
-                        section: str) -> None:
+                        section: str, unjudged: int = 0) -> None:
         """One check per kind: errored answers fail (the scenarios will error), unsupported
-        ones warn (they will be unsupported), naming each key or shape and its cost."""
+        ones warn (they will be unsupported), naming each key or shape and its cost
+        (``unjudged``: keys left out because their state was refused without them too)."""
         noun = "keys" if what == "setup key" else "shapes"
         broken = [t for t in tried if isinstance(t.reply, Errored)]
         refused = [t for t in tried if isinstance(t.reply, Unsupported)]
@@ -241,12 +261,16 @@ class _Smoke:
             first = refused[0]
             self.check(f"{title}: refused {first.name!r}", True,
                        "\n".join(t.say() for t in refused), fix, section, warn=True)
+        elif not tried and unjudged:
+            return  # every key's state was refused without it: said by its own check
         elif not tried:
             self.check(title, True, "nothing to try: the scenarios this engine may be sent "
                        + ("use no key beyond players, hands and decks" if what == "setup key"
                           else "send no act or choose request"))
         else:
             extra = f" ({len(untried)} not tried: their setup was refused)" if untried else ""
+            if unjudged:
+                extra += f" ({unjudged} not judged: their state was refused without them)"
             self.check(title, True, f"{len(tried) - len(untried)} {noun} tried, each alone"
                        f"{extra}")
 
@@ -382,10 +406,21 @@ class Tried:
     reply: Reply | None
     scenarios: int
     example: str
+    #: For a key: a state it was tried in that the engine refused without the key too (so
+    #: the players, hands or decks were refused, not the key): where it came from, and the
+    #: answer without the key. The key was then tried in another scenario's state.
+    state_refused: tuple[str, Reply] | None = None
+    #: False when every state the key was tried in was refused without it too.
+    judged: bool = True
 
     @property
     def taken(self) -> bool:
         return self.reply is not None and not isinstance(self.reply, (Unsupported, Errored))
+
+    @property
+    def refused(self) -> bool:
+        """The engine refused the key itself (a state it took without the key)."""
+        return self.reply is not None and not self.taken and self.judged
 
     @property
     def answer(self) -> str:
@@ -396,23 +431,49 @@ class Tried:
         return (f"{self.name}: {self.answer}; sent by {self.scenarios} scenario(s), "
                 f"e.g. {self.example}")
 
+    def say_state(self) -> str:
+        """The refused state, for a key that met one."""
+        assert self.state_refused is not None
+        where, answer = self.state_refused
+        then = (f"tried in {self.example} instead" if self.judged else
+                "not judged: no state it was tried in was taken without it")
+        return (f"{self.name}: the state of {where} was refused with the key and without it "
+                f"({_say(answer)}); {then}")
+
 
 def suite_requests(client: EngineClient, game: Game, capabilities: frozenset[str],
-                   shapes: bool = True) -> tuple[list[Tried], list[Tried]] | None:
+                   shapes: bool = True, seed: int = 0
+                   ) -> tuple[list[Tried], list[Tried]] | None:
     """Try every setup key, then every request shape, that the scenarios this engine can
-    run send (``oracle.suite.sent``); None for a game with no reference engine to record
-    them on. Used by smoke and by ``rules-oracle capabilities --engine``."""
+    run send, as a run with ``seed`` sends them (``oracle.suite.sent``: its cards are the
+    ones the engine declares); None for a game with no reference engine to record them on.
+    A key whose state is refused is tried again without it, so that a refusal of the rest of
+    the state is not blamed on the key; if that is refused too, the key is tried in another
+    scenario's state (``oracle.suite.sent.TRIALS`` states at most). Used by smoke and by
+    ``rules-oracle capabilities --engine``."""
     from oracle.suite.capabilities import case_needs
     from oracle.suite.sent import key_probes, sent, shape_probes
 
-    runs = sent(game)
+    runs = sent(game, capabilities, seed)
     if not runs:
         return None
-    runnable = [r for r in runs if set(case_needs(game, r.case, capabilities)) <= capabilities]
+    runnable = [r for r in runs if r.setup is not None
+                and set(case_needs(game, r.case, capabilities, seed)) <= capabilities]
     keys = []
     for probe in key_probes(game, runnable):
-        reply = client.send(Setup(game.id, probe.state, 1))
-        keys.append(Tried(probe.path, reply, len(probe.scenarios), probe.example))
+        met: tuple[str, Reply] | None = None
+        for trial in probe.trials:
+            reply = client.send(Setup(game.id, trial.state, 1))
+            if isinstance(reply, (Unsupported, Errored)):
+                base = client.send(Setup(game.id, trial.base, 1))
+                if not isinstance(base, Ready):
+                    met = met or (trial.example, base)
+                    continue
+            keys.append(Tried(probe.path, reply, len(probe.scenarios), trial.example, met))
+            break
+        else:
+            keys.append(Tried(probe.path, reply, len(probe.scenarios), probe.example, met,
+                              judged=False))
     accepted = [t.name for t in keys if t.taken]
     refused = {t.name for t in keys if not t.taken}
     tried: list[Tried] = []
@@ -428,6 +489,52 @@ def suite_requests(client: EngineClient, game: Game, capabilities: frozenset[str
                 reply = ready
         tried.append(Tried(shape.shape, reply, len(shape.scenarios), shape.example))
     return keys, tried
+
+
+def replay(client: EngineClient, game: Game, capabilities: frozenset[str], seed: int = 0
+           ) -> dict[str, tuple[Mapping[str, Any], Unsupported]] | None:
+    """Each scenario this engine can run (its declarations cover its needs), its requests
+    sent again as a run with ``seed`` on this engine sends them (``oracle.suite.sent``),
+    without judging the answers: the scenarios the engine answers ``unsupported`` (by test
+    name), with the request and that answer; a run reports those scenarios unsupported.
+    None for a game with no reference engine to record them on.
+
+    A replay is a run's conversation as the reference engine led it: where this engine
+    answers otherwise (it rejects what the reference accepted), the requests that follow
+    are sent all the same, which is enough to learn what it refuses to take at all. Used by
+    ``rules-oracle capabilities --engine``, so that its prediction is what a run does."""
+    from oracle.suite.capabilities import case_needs
+    from oracle.suite.sent import sent
+
+    runs = sent(game, capabilities, seed)
+    if not runs:
+        return None
+    refused: dict[str, tuple[Mapping[str, Any], Unsupported]] = {}
+    for run in runs:
+        if run.setup is None or not set(case_needs(game, run.case, capabilities, seed)) \
+                <= capabilities:
+            continue
+        for message in run.conversation:
+            reply = client.send(_request(message))
+            if isinstance(reply, Unsupported):
+                refused[run.case.test_name] = (message, reply)
+                break
+            if message["op"] == "setup" and not isinstance(reply, Ready):
+                break  # errored: the run errors too, it is not unsupported
+        client.transcript.clear()  # a replay is no conversation to show
+    return refused
+
+
+def _request(message: Mapping[str, Any]) -> Setup | Act | Choose | Observe:
+    """A recorded request (``Recorder``'s JSON) as the typed request it was."""
+    op = message["op"]
+    if op == "setup":
+        return Setup(message["game"], message["state"], message["seed"])
+    if op == "act":
+        return Act(message["action"])
+    if op == "choose":
+        return Choose(message["player"], message["choice"])
+    return Observe(message.get("viewer"))
 
 
 def _get(data: object, *path: str) -> Any:

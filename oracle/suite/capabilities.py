@@ -279,8 +279,9 @@ class EngineGaps:
     rules: int = 0  # testable rules with scenarios
     unused: tuple[str, ...] = ()  # declared, but no scenario needs it
     #: Whether the engine was asked which setup keys it takes (``refused`` is then what it
-    #: refused, key path -> its answer); a scenario whose setup sends a refused key is not
-    #: counted runnable, and the key is listed among what the engine lacks.
+    #: refused, key path -> its answer), and its scenarios replayed: a scenario it answered
+    #: ``unsupported`` is not counted runnable, and what it refused is listed among what it
+    #: lacks (a refused key, a capability its answer named, or the request and its reason).
     keys_checked: bool = False
     refused: dict[str, str] = field(default_factory=dict)
 
@@ -291,28 +292,25 @@ def refused_key(path: str) -> str:
 
 
 def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
-                base_seed: int = 0, refused: Mapping[str, str] | None = None
-                ) -> EngineGaps:
+                base_seed: int = 0, refused: Mapping[str, str] | None = None,
+                refusals: Mapping[str, tuple[str, ...]] | None = None) -> EngineGaps:
     """What one engine (its declared capabilities) lacks for one game's scenarios; with
-    ``refused`` (the setup keys it refused, ``oracle.engines.smoke.suite_requests``), also
-    the scenarios whose setup sends one of them."""
+    ``refused`` (the setup keys it refused, ``oracle.engines.smoke.suite_requests``) and
+    ``refusals`` (per scenario's test name, what it refused when the scenario was replayed:
+    ``oracle.engines.smoke.replay``), also the scenarios it answers ``unsupported``."""
     from oracle.mutants.harness import game_cases
-    from oracle.suite.sent import sent
 
     have = frozenset(declared)
     cases = game_cases(game)
     rules = _rules_with_cases(game, cases)
-    paths = {r.case.test_name: r.paths for r in sent(game)} if refused else {}
     lacking: dict[str, tuple[str, ...]] = {}
     used: set[str] = set()
     for case in cases:
         wanted = case_needs(game, case, have, base_seed) if plays else ()
         used.update(wanted)
-        keys = tuple(refused_key(p) for p in sorted(paths.get(case.test_name, ()))
-                     if p in (refused or {}))
         lacking[case.test_name] = (
             (f"{game.id} (the engine does not play it)",) if not plays else
-            tuple(c for c in wanted if c not in have) + keys)
+            tuple(c for c in wanted if c not in have) + (refusals or {}).get(case.test_name, ()))
     unsupported = {r: min((lacking[t] for t in tests), key=len)
                    for r, tests in rules.items() if all(lacking[t] for t in tests)}
     missing: dict[str, Missing] = {}

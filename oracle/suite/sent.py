@@ -19,12 +19,18 @@ makes is kept; from those come
 
 Which scenarios count is for the caller: those an engine can run (its declared capabilities
 cover their needs), so that a key only a capability's scenarios send is not tried on an
-engine that does not declare it.
+engine that does not declare it. Given an engine's declarations, the scenarios are recorded
+as a run on that engine sends them: card variables bound among the cards it declares (by the
+run's seed), filler taken from its cards. Recorded with the reference engine's own
+declarations instead, a probe's hands held cards the engine never declared (an EU Royal
+Manufactory), and an engine that refuses such a state (as docs/protocol.md's "Partial card
+sets" allows) had its refusal blamed on the key being tried.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +55,8 @@ class Sent:
     case: Case
     setup: Mapping[str, Any] | None
     requests: tuple[Mapping[str, Any], ...]
+    #: Every request from the setup on, observes included, as sent (the setup's seed too).
+    conversation: tuple[Mapping[str, Any], ...] = ()
 
     @functools.cached_property
     def paths(self) -> frozenset[str]:
@@ -95,14 +103,23 @@ def shape_of(request: Mapping[str, Any]) -> str:
 # -- recording ---------------------------------------------------------------------------------
 
 
-def sent(game: Game) -> tuple[Sent, ...]:
+def sent(game: Game, capabilities: Iterable[str] | None = None, seed: int = 0
+         ) -> tuple[Sent, ...]:
     """Every scenario of ``game`` with what it sends, recorded on the reference engine (once
-    per game and set of feature files); () for a game without a reference engine."""
-    return _sent(game.id, tuple(game.feature_files()), game)
+    per game, set of feature files, declarations and seed); () for a game without a
+    reference engine.
+
+    With ``capabilities`` (an engine's declarations), as a run with ``seed`` on that engine
+    sends it: the card choices are that engine's, and a scenario needing what it does not
+    declare sends nothing (its ``setup`` is None). Without, as on the reference engine.
+    """
+    declared = None if capabilities is None else frozenset(capabilities)
+    return _sent(game.id, tuple(game.feature_files()), game, declared, seed)
 
 
 @functools.cache
-def _sent(game_id: str, files: tuple[Path, ...], game: Game) -> tuple[Sent, ...]:
+def _sent(game_id: str, files: tuple[Path, ...], game: Game,
+          capabilities: frozenset[str] | None, seed: int) -> tuple[Sent, ...]:
     from oracle.engines import EngineClient
     from oracle.engines.kinds import load_factory
     from oracle.mutants.harness import game_cases, run_case
@@ -113,9 +130,14 @@ def _sent(game_id: str, files: tuple[Path, ...], game: Game) -> tuple[Sent, ...]
     out = []
     for case in game_cases(game):
         log: list[Mapping[str, Any]] = []
-        run_case(game, case, EngineClient(Recorder(factory(), log), "reference, recorded"))
-        setup = next((r["state"] for r in log if r.get("op") == "setup"), None)
-        out.append(Sent(case, setup, tuple(r for r in log if r.get("op") in ("act", "choose"))))
+        engine: Any = Recorder(factory(), log)
+        if capabilities is not None:
+            engine = Declaring(engine, capabilities)
+        run_case(game, case, EngineClient(engine, "reference, recorded"), seed)
+        start = next((i for i, r in enumerate(log) if r.get("op") == "setup"), len(log))
+        setup = log[start]["state"] if start < len(log) else None
+        out.append(Sent(case, setup, tuple(r for r in log if r.get("op") in ("act", "choose")),
+                        tuple(log[start:])))
     return tuple(out)
 
 
@@ -130,17 +152,53 @@ class Recorder:
         return self.engine.handle(request)
 
 
+class Declaring:
+    """An engine wrapper that declares other capabilities than the engine's: the reference
+    engine (which models every card) standing in for an engine that declares these, so that
+    the scenarios choose their cards as they would on it."""
+
+    def __init__(self, engine: Any, capabilities: frozenset[str]) -> None:
+        self.engine, self.capabilities = engine, capabilities
+
+    def handle(self, request: JSON) -> Any:
+        reply = self.engine.handle(request)
+        if request.get("op") == "describe" and isinstance(reply, Mapping) \
+                and isinstance(reply.get("engine"), Mapping):
+            reply = {**reply, "engine": {**reply["engine"],
+                                         "capabilities": sorted(self.capabilities)}}
+        return reply
+
+
 # -- probes ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
+class Trial:
+    """A state that tries one key alone, and the same state without it (its players, their
+    hands, the decks): an engine that refuses both refuses something else than the key."""
+
+    state: Mapping[str, Any]
+    base: Mapping[str, Any]
+    example: str  # where the state comes from: a scenario's location and name
+
+
+@dataclass(frozen=True)
 class KeyProbe:
-    """A setup key the scenarios send, and a state that tries it alone."""
+    """A setup key the scenarios send, and states that try it alone: the first scenario's
+    that sends it, then (should the engine refuse that one without the key too) those of a
+    few other scenarios with other players, hands or decks."""
 
     path: str
-    state: Mapping[str, Any]
+    trials: tuple[Trial, ...]
     scenarios: tuple[str, ...]  # test names of the scenarios that send it
-    example: str  # where the probe state comes from: a scenario's location
+
+    @property
+    def state(self) -> Mapping[str, Any]:
+        return self.trials[0].state
+
+    @property
+    def example(self) -> str:
+        return self.trials[0].example
 
 
 @dataclass(frozen=True)
@@ -155,6 +213,10 @@ class ShapeProbe:
     paths: frozenset[str]  # the setup keys the probe's state uses
 
 
+#: How many states a key is tried in at most (each with other players, hands or decks).
+TRIALS = 4
+
+
 def key_probes(game: Game, runs: Iterable[Sent]) -> list[KeyProbe]:
     """One probe per setup key path these scenarios send, shallow paths first."""
     runs = [r for r in runs if r.setup is not None]
@@ -164,13 +226,21 @@ def key_probes(game: Game, runs: Iterable[Sent]) -> list[KeyProbe]:
             by_path.setdefault(path, []).append(run)
     probes: list[KeyProbe] = []
     for path in sorted(by_path, key=lambda p: (p.count(".") + p.count("[]"), p)):
-        first = by_path[path][0]
-        assert first.setup is not None
-        state = probe_state(game.id, first.setup, path)
-        if any(p.state == state for p in probes):
+        trials: dict[str, Trial] = {}  # by base: another trial must differ there
+        for run in by_path[path]:
+            assert run.setup is not None
+            base = base_state(run.setup)
+            key = json.dumps(base, sort_keys=True)
+            if key not in trials:
+                trials[key] = Trial(probe_state(game.id, run.setup, path), base,
+                                    f"{run.case.location} {run.case.name!r}")
+            if len(trials) == TRIALS:
+                break
+        first = next(iter(trials.values()))
+        if any(p.state == first.state for p in probes):
             continue  # 'battle.attackers' tries nothing 'battle' (which requires it) did not
-        probes.append(KeyProbe(path, state, tuple(r.case.test_name for r in by_path[path]),
-                               f"{first.case.location} {first.case.name!r}"))
+        probes.append(KeyProbe(path, tuple(trials.values()),
+                               tuple(r.case.test_name for r in by_path[path])))
     return probes
 
 
@@ -195,13 +265,20 @@ def shape_probes(runs: Iterable[Sent], accepted: Sequence[str] | None = None
     return probes
 
 
+def base_state(state: Mapping[str, Any]) -> JSON:
+    """``state`` cut down to its base: the players' names and hands, and the decks."""
+    out: JSON = {"players": [{k: p[k] for k in ("name", "hand") if k in p}
+                             for p in state.get("players", [])]}
+    if "decks" in state:
+        out["decks"] = state["decks"]
+    return out
+
+
 def probe_state(game_id: str, state: Mapping[str, Any], path: str) -> JSON:
     """``state`` cut down to its base (players' names and hands, decks) plus ``path``, with
     the keys the game's schema requires along it."""
-    players = [{k: p[k] for k in ("name", "hand") if k in p} for p in state.get("players", [])]
-    out: JSON = {"players": players}
-    if "decks" in state:
-        out["decks"] = state["decks"]
+    out = base_state(state)
+    players = out["players"]
     schema = _state_schema(game_id)
     segments = path.replace("[]", ".[]").split(".")
     if segments[:2] == ["players", "[]"]:

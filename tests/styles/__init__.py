@@ -11,6 +11,8 @@ What they share is what the page says every TI4 adapter reads: the card facts.
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,13 @@ import oracle.features
 
 
 def ti4_card_facts() -> dict[str, dict[str, Any]]:
-    """features/ti4/cards.yaml (installed in the ``oracle.features`` package), by name."""
+    """features/ti4/cards.yaml (installed in the ``oracle.features`` package), by name (a
+    copy: the file is read once, since some styles read it at every setup)."""
+    return copy.deepcopy(_ti4_card_facts())
+
+
+@functools.cache
+def _ti4_card_facts() -> dict[str, dict[str, Any]]:
     folder = Path(oracle.features.__path__[0])
     data = yaml.safe_load((folder / "ti4" / "cards.yaml").read_text(encoding="utf-8"))
     return {card["name"]: card for card in data["decks"]["action"]}
