@@ -208,3 +208,51 @@ def test_what_capabilities_predicts_is_what_a_run_does(oracle, spec, game) -> No
     assert runnable == len(ran), told.out
     assert unsupported == {r["id"] for r in run.report["rules"]
                            if r["status"] == "unsupported"}, told.out
+
+
+def test_a_declared_card_the_game_does_not_have_is_named_and_gates_nothing(
+        oracle, engine_module) -> None:
+    """Why: an engine declaring eu-pop/card/any reaction card (a class, as the capability
+    column of docs/capabilities.md showed) instead of Court Intrigue was told '110 of 216
+    scenarios have all they need' and nothing about the class, while its run left the
+    Reaction rules unsupported."""
+    engine_module("literal", '''
+from oracle.games.eu_pop.engine import ReferenceEngine
+
+class Literal(ReferenceEngine):
+    def modelled_cards(self):
+        return [c for c in super().modelled_cards() if c != "Court Intrigue"]
+
+    def handle(self, request):
+        reply = super().handle(request)
+        if request["op"] == "describe":
+            reply["engine"]["capabilities"] += ["eu-pop/card/any reaction card",
+                                                "eu-pop/card/Nonexistent Card"]
+        return reply
+''')
+    told = oracle("capabilities", "--engine", "literal:Literal", "--game", "eu-pop")
+    assert told.code == 0, told.err
+    said = " ".join(told.out.split())
+    assert ("declared, but eu-pop/card/any reaction card: no such card in eu-pop: 'any "
+            "reaction card' is a card class, not a card; declare eu-pop/card/NAME for each card "
+            "of it the engine models (its cards: Court Intrigue)") in said, told.out
+    assert "declared, but eu-pop/card/Nonexistent Card: no such card in eu-pop" in said
+    assert ("eu-pop/card/any reaction card (a class: declare one of its cards: Court "
+            "Intrigue): unlocks") in said
+    runnable, unsupported = predicted(told.out)
+    run = oracle("run", "--engine", "literal:Literal", "--rule", "eu-pop")
+    ran = {(s["location"], s["name"]) for s in run.scenarios() if s["status"] != "unsupported"}
+    assert (runnable, unsupported) == (len(ran), {
+        r["id"] for r in run.report["rules"] if r["status"] == "unsupported"})
+    assert "eu-pop:6.2.reactions.1" in unsupported
+
+
+def test_docs_capabilities_shows_cards_where_a_card_goes_and_each_class_with_its_cards() -> None:
+    """A capability cell names a card (or NAME); a class is shown apart, with its cards."""
+    page = (ROOT / "docs" / "capabilities.md").read_text()
+    cells = re.findall(r"^\| `([\w-]+)/card/([^`]+)`", page, re.M)
+    assert cells
+    for game, card in cells:
+        names = {f["name"] for facts in GAMES[game].cards.values() for f in facts}
+        assert card == "NAME" or card in names, f"{game}/card/{card} is no card"
+    assert "| any reaction card | Court Intrigue |" in page

@@ -40,3 +40,27 @@ def test_text_lists_every_card_and_nested_action_with_the_fields_explained(capsy
 def test_an_unknown_game_is_a_usage_error(capsys):
     assert main(["cards", "--game", "chess"]) == 2
     assert "no such game (games: " in capsys.readouterr().err
+
+
+def test_each_card_shows_the_classes_a_scenario_may_pick_it_for(capsys):
+    """Why: an outside developer declared Counterespionage (kinds reaction, covert) expecting
+    it to be 'any reaction card'; no page said which cards a class holds (only a run's
+    reason did). The classes are in the JSON, and per card in the text."""
+    assert main(["cards", "--game", "eu-pop", "--json"]) == 0
+    classes = json.loads(capsys.readouterr().out)["classes"]
+    game = discover_games()["eu-pop"]
+    assert list(classes) == list(game.plays["classes"])
+    assert classes["reaction card"] == ["Court Intrigue"]  # Counterespionage has no recipe
+    assert "Counterespionage" not in {c for cards in classes.values() for c in cards}
+    assert main(["cards", "--game", "eu-pop"]) == 0
+    text = capsys.readouterr().out
+    section = text.split("\nCard classes: ", 1)[1].split("\n\n", 1)[1]
+    listed, card = {}, None
+    for line in section.splitlines():  # a card, then its classes (wrapped lines go on)
+        if line[2:3] != " ":
+            card, _, line = line.strip().partition("  ")
+        listed[card] = f"{listed.get(card, '')} {line.strip()}".strip()
+    for name in {f["name"] for d in game.cards.values() for f in d}:
+        want = [f"any {c}" for c, members in classes.items() if name in members]
+        assert listed[name] == (", ".join(want) or "none"), (name, listed[name])
+    assert listed["Counterespionage"] == "none"

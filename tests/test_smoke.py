@@ -376,3 +376,37 @@ def test_smoke_tries_every_key_and_shape_the_scenarios_an_engine_can_run_send():
     assert {"status_draw", "politics_primary", "trade", "resolve"} <= acts
     _, out = run(NoRules())  # declares ti4/draw and ti4/play only
     assert '"units"' not in out and '"politics_primary"' not in out
+
+
+class DeclaresWhatIsNoCard:
+    """The reference EU engine declaring a card class as if it were a card (the capability
+    column of docs/capabilities.md showed class names) and a card the game does not have,
+    instead of the Reaction it models."""
+
+    def __init__(self) -> None:
+        from oracle.games.eu_pop.engine import ReferenceEngine
+
+        self.engine = ReferenceEngine()
+
+    def handle(self, request: JSON) -> JSON:
+        reply = self.engine.handle(request)
+        if request["op"] == "describe":
+            caps = [c for c in reply["engine"]["capabilities"] if c != "eu-pop/card/Court Intrigue"]
+            caps += ["eu-pop/card/any reaction card", "eu-pop/card/Nonexistent Card",
+                     "eu-pop/card/Royal Decre"]
+            reply = {**reply, "engine": {**reply["engine"], "capabilities": caps}}
+        return reply
+
+
+def test_smoke_names_a_declared_card_the_game_does_not_have():
+    result, out = run(DeclaresWhatIsNoCard(), {"eu-pop": GAMES["eu-pop"]})
+    assert failed(result) == ["eu-pop: every declared name is one the game has"], out
+    check = next(c for c in result.checks if not c.ok)
+    assert check.detail.splitlines() == [
+        "eu-pop/card/Nonexistent Card: no such card in eu-pop (rules-oracle cards --game "
+        "eu-pop lists its cards)",
+        "eu-pop/card/Royal Decre: no such card in eu-pop (closest: Royal Decree, Royal "
+        "Marriage)",
+        "eu-pop/card/any reaction card: no such card in eu-pop: 'any reaction card' is a card "
+        "class, not a card; declare eu-pop/card/NAME for each card of it the engine models "
+        "(its cards: Court Intrigue)"], out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,19 +29,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "cards", help="a game's card facts (names, copies, costs, windows, ...)",
         description="Print a game's card facts, the data an adapter needs about each card: "
                     "its deck and copies, and per game its costs, kinds, charges, Actions "
-                    "and dice (EU) or its phase and timing window (TI4); no card text. "
+                    "and dice (EU) or its phase and timing window (TI4); no card text; and "
+                    "the card classes each card belongs to ('card A is any reaction card'). "
                     "The text form explains each field (the header of the game's "
                     "cards.yaml). Exit 0, or 2 for an unknown --game.")
     parser.add_argument("--game", required=True, metavar="ID", help="the game (ti4, eu-pop)")
     parser.add_argument("--json", action="store_true",
                         help="print the facts as JSON: {game, file, decks: {DECK: [card, "
-                             "...]}} plus the file's other top-level keys (EU: illustrative); "
+                             "...]}, classes: {CLASS: [card, ...]}} plus the file's other "
+                             "top-level keys (EU: illustrative); classes are the card classes "
+                             "scenarios pick a card of, with the cards each may get; "
                              "file is the facts' file inside its features folder "
                              "(eu-pop/cards.yaml), the same on every machine")
     options.by_name()["features"].add_to_cli(parser)
 
 
 def main(ns: argparse.Namespace) -> int:
+    from oracle.scenario.cards import class_cards
     from oracle.suite.catalog import CatalogFileError, read_game_file
     from oracle.suite.games import bundled_features_dir, discover_games
 
@@ -61,6 +66,7 @@ def main(ns: argparse.Namespace) -> int:
     path = game.folder / game.cards_file
     try:
         data = dict(read_game_file(path, "the card facts", schema=game.card_schema) or {})
+        classes = {cls: class_cards(game, cls) for cls in game.plays["classes"]}
     except CatalogFileError as exc:
         print(f"rules-oracle cards: {exc}", file=sys.stderr)
         return 2
@@ -68,11 +74,35 @@ def main(ns: argparse.Namespace) -> int:
         # The file inside its features folder, not its absolute path: the JSON is checked
         # into engine repositories, and the path of one machine's virtualenv is no fact.
         print(json.dumps({**data, "game": game.id, "file": f"{game.folder.name}/"
-                          f"{game.cards_file}", "decks": game.cards},
+                          f"{game.cards_file}", "decks": game.cards, "classes": classes},
                          ensure_ascii=False, indent=1))
         return 0
-    print(render_text(game.id, path, data, game.cards), end="")
+    print(render_text(game.id, path, data, game.cards) + render_classes(game.id, game.cards,
+                                                                       classes), end="")
     return 0
+
+
+def render_classes(game: str, decks: Mapping[str, list[Mapping[str, Any]]],
+                   classes: Mapping[str, list[str]]) -> str:
+    """Each card's classes: what a scenario's "card A is any reaction card" may pick it
+    for, among the cards an engine declares (``plays.yaml``; a card with no recipe there is
+    only ever named)."""
+    if not classes:
+        return ""
+    of: dict[str, list[str]] = {c["name"]: [] for cards in decks.values() for c in cards}
+    for cls, cards in classes.items():
+        for card in cards:
+            of[card].append(cls)
+    width = max(len(n) for n in of)
+    out = [f"Card classes: a scenario about a rule that is not about one card names a class "
+           f'("card A is any reaction card") and gets one of its cards that the engine declares '
+           f"({game}/card/NAME). Each card and the classes it may be picked for (a card with "
+           "none is only ever named):", ""]
+    for card, names in of.items():
+        out += textwrap.wrap(", ".join(f"any {n}" for n in names) or "none",
+                             100, initial_indent=f"  {card:<{width}}  ",
+                             subsequent_indent=" " * (width + 4))
+    return "\n".join(out) + "\n"
 
 
 def header(path: Path) -> list[str]:

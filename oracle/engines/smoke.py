@@ -153,10 +153,27 @@ class _Smoke:
                    "unsupported; declare each one the engine can carry out "
                    f"({DOC}, \"Capabilities\")")
         for game_id in known:
+            self.check_declarations(self.games[game_id])
+        for game_id in known:
             self.run_game(self.games[game_id])
         self.check_unsupported_reasons()
         self.check_schemas()
         return self.checks
+
+    def check_declarations(self, game: Game) -> None:
+        """Every declared card (law, faction, ...) is one the game has: a made-up name, or a
+        card class written where a card's name goes, gates nothing, and the scenarios
+        needing the card would be unsupported without a word."""
+        from oracle.suite.capabilities import unknown_declarations
+
+        unknown = unknown_declarations(game, self.capabilities)
+        if unknown:
+            self.check(f"{game.id}: every declared name is one the game has", False,
+                       "\n".join(f"{c}: {why}" for c, why in unknown.items()),
+                       f"declare {game.id}/card/NAME with a card's printed name, one per card "
+                       f"the engine models ('rules-oracle cards --game {game.id}' lists them, "
+                       "with the classes each belongs to); a card class is no capability",
+                       DESCRIBE)
 
     def minimal_cards(self, game: Game) -> tuple[str, list[str]]:
         """A deck and four cards of it for the minimal state: the cards the engine declares

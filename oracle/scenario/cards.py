@@ -119,6 +119,22 @@ def class_members(game: Game, name: str) -> list[str]:
     return list(_members(game, name))
 
 
+def class_cards(game: Game, name: str) -> list[str]:
+    """The cards a scenario may get for ``any CLASS``: the class's members that have a
+    recipe (``plays.yaml``: the game knows how to play them), in card-facts order."""
+    playable = game.plays["recipes"]
+    return [c for c in _members(game, name) if c in playable]
+
+
+def card_classes(game: Game) -> dict[str, list[str]]:
+    """Per card (every card of the facts), the classes a scenario may pick it for."""
+    out: dict[str, list[str]] = {f["name"]: [] for f in card_facts(game)}
+    for cls in game.plays["classes"]:
+        for card in class_cards(game, cls):
+            out[card].append(cls)
+    return out
+
+
 @functools.lru_cache(maxsize=4096)
 def _members(game: Game, name: str) -> tuple[str, ...]:
     """``class_members``, worked out once per game and class: a game's card facts and
@@ -243,8 +259,7 @@ class CardTable:
         other = spec.startswith("any other ")
         cls = spec.removeprefix("any other ").removeprefix("any ")
         taken = set(self.bindings.values()) if other else set()
-        playable = set(self.game.plays["recipes"])
-        members = [c for c in class_members(self.game, cls) if c in playable]
+        members = class_cards(self.game, cls)
         candidates = [c for c in members if self.capability(c) in self.capabilities
                       and c not in taken]
         if not candidates:

@@ -56,6 +56,39 @@ def is_card_class(capability: str) -> bool:
     return "/card/any " in capability
 
 
+def unknown_declarations(game: Game, declared: Iterable[str]) -> dict[str, str]:
+    """The declared capabilities of ``game``'s named families (``GAME/card/NAME``,
+    ``ti4/law/NAME``, ...) whose name is not one of that kind the game knows (its facts,
+    ``oracle.suite.facts``), each with why: a misspelt card, a made-up one, or a card class
+    written where a card's name goes (``eu-pop/card/any reaction card``). Such a declaration
+    gates nothing: the scenarios that need the card stay unsupported, silently."""
+    from oracle.suite.facts import closest
+
+    facts = game.facts
+    found: dict[str, str] = {}
+    for capability in sorted(set(declared)):
+        parts = capability.split("/", 2)
+        if len(parts) != 3 or parts[0] != game.id:
+            continue
+        kind, name = parts[1], parts[2]
+        values = facts.values(kind)
+        if values is None or name in values:
+            continue
+        why = f"no such {kind} in {game.id}"
+        cls = name.removeprefix("any other ").removeprefix("any ")
+        if kind == "card" and cls in game.plays["classes"]:
+            members = class_cards(game, capability)
+            why += (f": {name!r} is a card class, not a card; declare {game.id}/card/NAME for "
+                    f"each card of it the engine models (its cards: "
+                    f"{', '.join(members) or 'none'})")
+        elif near := closest(name, values):
+            why += f" (closest: {', '.join(near)})"
+        elif kind == "card":
+            why += f" (rules-oracle cards --game {game.id} lists its cards)"
+        found[capability] = why
+    return found
+
+
 # -- asking the steps --------------------------------------------------------------------------
 
 
@@ -144,6 +177,9 @@ class GameMap:
     rules: tuple[str, ...]  # testable rules with scenarios
     gates: dict[str, Gate]
     free: int  # scenarios needing no capability
+    #: For each card class a scenario picks from (``GAME/card/any ...``): its cards a
+    #: scenario may get (``class_cards``).
+    members: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def families(self) -> dict[str, list[Gate]]:
         """Gates grouped by family, families in first-seen order, members by name."""
@@ -179,7 +215,17 @@ def game_map(game: Game, record_requests: bool = True) -> GameMap:
         gate.needed_by = {r for r in gate.rules if r in rules and all(
             gate.capability in per_case[t] for t in rules[r])}
     free = sum(1 for caps in per_case.values() if not caps)
-    return GameMap(game.id, len(cases), tuple(rules), gates, free)
+    members = {c: class_cards(game, c) for c in gates if is_card_class(c)}
+    return GameMap(game.id, len(cases), tuple(rules), gates, free, members)
+
+
+def class_cards(game: Game, capability: str) -> tuple[str, ...]:
+    """The cards a scenario may get for ``GAME/card/any [other] CLASS``: the class's cards
+    with a recipe (``plays.yaml``), as ``oracle.scenario.cards.CardTable.bind`` picks."""
+    from oracle.scenario.cards import class_cards as cards_of
+
+    cls = capability.split("/", 2)[2].removeprefix("any other ").removeprefix("any ")
+    return tuple(cards_of(game, cls))
 
 
 def _rules_with_cases(game: Game, cases: Iterable[Case]) -> dict[str, list[str]]:
@@ -284,6 +330,11 @@ class EngineGaps:
     #: lacks (a refused key, a capability its answer named, or the request and its reason).
     keys_checked: bool = False
     refused: dict[str, str] = field(default_factory=dict)
+    #: Declared names the game does not have (a made-up card, a card class written where a
+    #: card's name goes), each with why: ``unknown_declarations``.
+    unknown: dict[str, str] = field(default_factory=dict)
+    #: For each card class it lacks (``GAME/card/any ...``), the cards it could declare.
+    members: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def refused_key(path: str) -> str:
@@ -300,7 +351,9 @@ def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
     ``oracle.engines.smoke.replay``), also the scenarios it answers ``unsupported``."""
     from oracle.mutants.harness import game_cases
 
-    have = frozenset(declared)
+    given = frozenset(declared)
+    unknown = unknown_declarations(game, given)
+    have = given - set(unknown)  # a made-up name or a class gates nothing
     cases = game_cases(game)
     rules = _rules_with_cases(game, cases)
     lacking: dict[str, tuple[str, ...]] = {}
@@ -325,9 +378,10 @@ def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
     for rule, fewest in unsupported.items():
         for capability in fewest:
             missing[capability].helps.add(rule)
-    mine = tuple(sorted(c for c in have if c.startswith(f"{game.id}/")))
+    mine = tuple(sorted(c for c in given if c.startswith(f"{game.id}/")))
     return EngineGaps(game.id, plays, mine, len(cases),
                       sum(1 for v in lacking.values() if not v), unsupported,
                       sorted(missing.values(), key=lambda m: m.key), len(rules),
-                      tuple(c for c in mine if c not in used), refused is not None,
-                      dict(refused or {}))
+                      tuple(c for c in mine if c not in used and c not in unknown),
+                      refused is not None, dict(refused or {}), unknown,
+                      {c: class_cards(game, c) for c in missing if is_card_class(c)})

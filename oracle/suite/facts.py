@@ -99,7 +99,8 @@ def load_facts(game: Game) -> Facts:
     if game.plays_file:
         kinds["card class"] = FactKind(
             "card class", tuple(game.plays["classes"]),
-            "a class of card the game declares (any card of it the engine models)",
+            "a class of card the game declares (any card of it the engine models; "
+            f"'rules-oracle cards --game {game.id}' lists each card's classes)",
             game.plays_file)
     if not game.facts_file:
         return Facts(game.id, kinds)
