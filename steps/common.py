@@ -435,7 +435,9 @@ def _end_turn(oracle_world: ScenarioWorld, player: str) -> None:
 
 @then(parsers.re(rf"(?P<owner>{NAME}) holds (?P<pile>.+?)(?: as seen by (?P<viewer>{VIEWER}))?"))
 def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | None) -> None:
-    """A hand as one viewer sees it: its size is public, its cards are the owner's.
+    """A hand as one viewer sees it: its cards are the owner's; its size is public where a
+    rule of the game says so (TI4 note-2); where none does (EU), the size another viewer is
+    shown is not checked, and may be null.
 
     Example: Then Alice holds "Sabotage" and 1 hidden card as seen by Bob
     """
@@ -448,8 +450,15 @@ def _hand_is(oracle_world: ScenarioWorld, owner: str, pile: str, viewer: str | N
         return
     who = None if viewer == "a spectator" else viewer
     true_count, true_cards = oracle_world.hand(owner, REFEREE)
-    count, cards = oracle_world.hand(owner, who)
     seen_by = f"{owner}'s hand as seen by {viewer}"
+    if oracle_world.game.concept_rule("hand-size-public") is None:
+        # No sentence makes the size public: only the cards are checked (a count of null,
+        # or none, charges no rule; the pile below is checked against the true size).
+        hand = oracle_world.view(who)["players"][owner]["hand"] or {}
+        count, cards = true_count, hand.get("cards", [])
+        cards = None if cards is None else list(cards)
+    else:
+        count, cards = oracle_world.hand(owner, who)
     if count != true_count:
         raise RuleViolation(f"{seen_by} has {count} card(s), but it holds {true_count}",
                             concept="hand-size-public")

@@ -207,3 +207,46 @@ def test_an_engine_reading_the_text_the_other_ways_it_allows_passes(pytester, en
     report = run_inprocess(pytester, "elsewhere:other_readings")
     assert {r["status"] for r in report["rules"]} == {"pass", "untestable"}, [
         (r["id"], r["status"]) for r in report["rules"] if r["status"] != "pass"]
+
+
+HIDDEN_HAND = """\
+Feature: A hand as another player sees it
+
+  Background:
+    Given the players are Alice, Bob and Carol
+
+  @eu-pop:6.cards-in-hand.1
+  Rule: 6.cards-in-hand.1 Cards in hand are secret
+    Cites: eu-pop:6.cards-in-hand.1#1
+
+    Scenario: Another player sees none of a hand's cards, whatever size it is shown as
+      Given Alice holds 2 cards
+      Then Alice holds 2 hidden cards as seen by Bob
+      And Alice holds 2 hidden cards as seen by a spectator
+"""
+
+
+@pytest.mark.parametrize("factory, status", [("hand_size_hidden", "pass"),
+                                             ("hands_shown", "fail")])
+def test_the_shared_hand_step_checks_no_size_that_no_eu_sentence_makes_public(
+        pytester, engine_module, factory, status):
+    """Why: 'Then Alice holds 2 hidden cards as seen by Bob' checked the size another viewer
+    is shown, which TI4's note-2 makes public and no EU sentence does: a committee's EU
+    ruling with it failed an engine that shows the size as null (docs/protocol.md allows
+    it). The cards are still checked."""
+    engine_module("elsewhere", ELSEWHERE + '''
+class HandsShown(ReferenceEngine):
+    def visible_hand(self, viewer, owner):
+        return list(owner.hand)
+
+def hands_shown():
+    return HandsShown()
+''')
+    folder = pytester.path / "rulings" / "eu-pop"
+    folder.mkdir(parents=True)
+    (folder / "hidden.feature").write_text(HIDDEN_HAND)
+    report = run_inprocess(pytester, f"elsewhere:{factory}",
+                           f"--oracle-features={folder.parent}")
+    [scenario] = [s for r in report["rules"] for s in r["scenarios"]
+                  if s["location"].endswith("hidden.feature:10")]
+    assert scenario["status"] == status, scenario["message"]

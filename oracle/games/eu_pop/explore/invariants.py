@@ -69,7 +69,7 @@ INVARIANTS: tuple[Invariant, ...] = (
               ("eu-pop:6.2.display.4",), _display_owner, _turn_then),
     Invariant("display card actions cost, resolve and take the turn", ("eu-pop:6.2.display.5",),
               _use_works, _turn_then),
-    Invariant("hands are hidden from other viewers, their sizes public",
+    Invariant("hands are hidden from other viewers",
               ("eu-pop:6.cards-in-hand.1",), _hidden, _viewers_then),
     Invariant("discard piles are public", ("eu-pop:6.decks.3",), _discards_public,
               _discards_seen_then),

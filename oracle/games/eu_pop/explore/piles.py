@@ -33,28 +33,34 @@ from oracle.games.eu_pop.explore.views import (
     _pending,
     _since_step_c,
 )
-from oracle.games.kit.explore import hands_as_seen, other_viewers
+from oracle.games.kit.explore import other_viewers
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards, parse_pile
 
 
 def _hidden(explored: Explored) -> Check:
-    """Exercised by every state (an empty hand's size is public too)."""
-    view = explored.view()
+    """Exercised by every state with a card in a hand. Only the cards: no sentence of the
+    chapter says a hand's size is public (6.cards-in-hand.1 keeps the cards secret), so an
+    engine may show other viewers a ``count`` of null, and none is charged for it."""
+    held = False
     for owner in PLAYERS:
-        count = _count(view, owner)
+        if not _hand(explored.view(), owner):
+            continue
+        held = True
         for viewer in other_viewers(owner, PLAYERS):
-            shown, seen = explored.hand(owner, viewer)
-            who = viewer or "a spectator"
+            hand = explored.view(viewer)["players"][owner]["hand"] or {}
+            seen = list(hand.get("cards") or [])
             if seen:
-                return f"{who} sees {describe_cards(seen)} in {owner}'s hand"
-            if shown != count:
-                return f"{who} is shown {shown} cards in {owner}'s hand; it holds {count}"
-    return HELD
+                return f"{viewer or 'a spectator'} sees {describe_cards(seen)} in {owner}'s hand"
+    return HELD if held else None
 
 
 def _viewers_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
-    return hands_as_seen(reference, PLAYERS)
+    """Each held hand as no other viewer may see it (its cards; its size is not checked)."""
+    referee = reference.referee_view()
+    return [f"{viewer or 'a spectator'} sees none of the cards in {owner}'s hand"
+            for owner in PLAYERS if _hand(referee, owner)
+            for viewer in other_viewers(owner, PLAYERS)]
 
 
 def _discards_public(explored: Explored) -> Check:
