@@ -109,3 +109,81 @@ def test_quiet_and_verbose_do_not_change_the_report(oracle, flag):
 
     assert shape(other) == shape(plain)
     assert plain.status("ti4:note-4") == "pass"
+
+
+NO_DISPLAYS = '''
+from oracle.games.eu_pop.engine import ReferenceEngine
+
+class NoDisplays(ReferenceEngine):
+    """Models every card but the Display Cards."""
+    def modelled_cards(self):
+        return [c for c in super().modelled_cards()
+                if "display" not in self.facts[c].kinds]
+'''
+
+
+def test_the_table_shows_what_of_a_rule_did_not_run_and_why_in_full(oracle, engine_module,
+                                                                      pytester):
+    """Why (an outside developer's report): 6.decks.4 showed 'pass 2 0' with 2 of its 4
+    scenarios never run; the reasons were cut to '[...]' in the table and missing from the
+    Markdown report; 'other reasons' followed nothing it was other than."""
+    engine_module("nodisplays", NO_DISPLAYS)
+    run = oracle("run", "--engine", "nodisplays:NoDisplays", "--rule", "eu-pop",
+                 "--markdown", "report.md")
+    assert run.report is not None, run.out + run.err
+    rule = next(r for r in run.report["rules"] if r["id"] == "eu-pop:6.action-cards.2")
+    statuses = [s["status"] for s in rule["scenarios"]]
+    unsupported = statuses.count("unsupported")
+    assert rule["status"] == "pass" and unsupported, statuses
+    table = run.out.split("rules-oracle conformance", 1)[1]
+    assert "rule  " in table and " pass fail unsup  text" in table
+    row = next(line for line in table.splitlines() if line.startswith(rule["id"]))
+    assert row.split()[1:5] == ["pass", str(statuses.count("pass")), "0", str(unsupported)]
+    flat = " ".join(table.split())
+    reason = ("card A is any display card: the engine models no such card (declare "
+              "eu-pop/card/NAME for one of: Royal Manufactory, Grand Archive, Spy Network, "
+              "Standing Army)")
+    assert (f"└ {unsupported} of {len(statuses)} scenarios not run (unsupported): {reason}"
+            in flat), table
+    assert "[...]" not in table and "other reasons" not in table
+    assert "unsupported: " in flat and " scenarios (not run) why, most common first" in flat
+    markdown = (pytester.path / "report.md").read_text()
+    line = next(ln for ln in markdown.splitlines() if ln.startswith(f"| `{rule['id']}` |"))
+    cells = [c.strip() for c in line.strip("|").split(" | ")]
+    assert cells[2:5] == [str(statuses.count("pass")), "0", str(unsupported)], line
+    assert cells[-1] == (f"{unsupported} of {len(statuses)} scenarios not run (unsupported): "
+                         f"{reason}"), line
+    assert "| why not tested |" in markdown
+
+
+REJECTS_CHOICES = '''
+from oracle.games.eu_pop.engine import ReferenceEngine
+
+class RejectsChoices(ReferenceEngine):
+    """Rejects every answer to a decision, changing nothing."""
+    def handle(self, request):
+        if request["op"] == "choose":
+            return {"reply": "rejected", "reason": "no decision to make"}
+        return super().handle(request)
+'''
+
+
+def test_a_refused_choice_is_reported_at_the_step_that_made_it(oracle, engine_module):
+    """Why: a refused 'When Alice keeps ...' was reported at the next Then line, while the
+    When step showed 'passed'. The rejection is found at the next step (only then is it
+    known that no 'Then the action is rejected' follows), but it happened at the When step."""
+    engine_module("rejects", REJECTS_CHOICES)
+    run = oracle("run", "--engine", "rejects:RejectsChoices", "--rule", "eu-pop:4.5.c.2")
+    failed = [s for s in run.scenarios() if s["status"] == "fail"  # found at a later step
+              and "the scenario expects it to be allowed" in s["message"]]
+    assert failed, run.out
+    for scenario in failed:
+        first = scenario["message"].splitlines()[0]
+        [sent] = [s for s in scenario["steps"] if s["status"] == "failed"]
+        assert first == f"line {sent['line']}: {sent['keyword']} {sent['text']}", scenario
+        assert " keep" in sent["text"] or " discard" in sent["text"], sent
+        after = scenario["steps"][scenario["steps"].index(sent) + 1:]
+        before = scenario["steps"][:scenario["steps"].index(sent)]
+        assert after and {s["status"] for s in after} == {"skipped"}, scenario["steps"]
+        assert {s["status"] for s in before} == {"passed"}, scenario["steps"]
+    assert f"failing step: {failed[0]['message'].splitlines()[0]}" in run.out

@@ -93,6 +93,15 @@ def pytest_bdd_before_scenario(request: pytest.FixtureRequest, feature: Any,
         world.prepare([(step.type, step.name) for step in scenario.steps])
 
 
+def pytest_bdd_before_step(request: pytest.FixtureRequest, feature: Any, scenario: Any,
+                           step: Any, step_func: Any) -> None:
+    """The world is told which step runs, so that an action remembers the step that sent
+    it (a rejection found later is reported there)."""
+    if run_key in request.config.stash:
+        world = request.getfixturevalue("oracle_world")
+        world.step = (step.line_number, step.keyword, step.name)
+
+
 def pytest_bdd_after_step(request: pytest.FixtureRequest, feature: Any, scenario: Any,
                           step: Any, step_func: Any, step_func_args: Any) -> None:
     verdicts.step_ended(request, step, "passed")

@@ -17,7 +17,12 @@ from oracle import options
 from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
 from oracle.scenario.diagnosis import Blame
-from oracle.scenario.outcomes import EngineLacks, NotInEdition, RuleViolation
+from oracle.scenario.outcomes import (
+    EngineLacks,
+    NotInEdition,
+    RuleViolation,
+    UnexpectedRejection,
+)
 from oracle.suite.bdd import example_row, row_name, scenario_behind
 
 if TYPE_CHECKING:
@@ -159,9 +164,12 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     status, blame = judge(world, call.excinfo.value if call.excinfo else None)
     message = ""
     blocked_by = blame.rule if blame else None
+    entries = item.stash.get(steps_key, [])
     if call.excinfo is not None:
         message = str(call.excinfo.value).removeprefix("unsupported: ")
         step = item.stash.get(failed_step_key, None)
+        if isinstance(call.excinfo.value, UnexpectedRejection) and call.excinfo.value.step:
+            step = _fail_where_sent(entries, call.excinfo.value.step) or step
         if step:
             message = f"{step}\n{message}"
         if blame is not None:
@@ -169,7 +177,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
                        f"so this scenario's own check could not be trusted: {message}")
         if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
-    steps = tuple(StepResult(*entry) for entry in item.stash.get(steps_key, []))
+    steps = tuple(StepResult(*entry) for entry in entries)
     engine: dict[str, Any] = {}
     if world is not None:
         info = world.client.info()
@@ -182,6 +190,21 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         ruling=ruling.id if ruling else None, probe=bool(ruling and ruling.probe),
         cites=cites, stale=stale,
     )
+
+
+def _fail_where_sent(entries: list[list[Any]], sent: tuple[int, str, str]) -> str | None:
+    """An unexpected rejection happened at the step that sent the action: that step failed,
+    and the later step that found it out never made its own check (skipped). Its line, as
+    the failing step; None if the step is not among the scenario's."""
+    line, keyword, text = sent
+    found = next((e for e in entries if e[2] == line and e[1] == text), None)
+    if found is None:
+        return None
+    for entry in entries:
+        if entry[3] == "failed":
+            entry[3] = "skipped"
+    found[3] = "failed"
+    return f"line {line}: {keyword} {text}"
 
 
 def judge(world: ScenarioWorld | None, exc: BaseException | None

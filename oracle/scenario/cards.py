@@ -263,9 +263,14 @@ class CardTable:
         candidates = [c for c in members if self.capability(c) in self.capabilities
                       and c not in taken]
         if not candidates:
-            listed = ", ".join(members[:8]) + (" …" if len(members) > 8 else "")
-            raise EngineLacks(f"card {ref} is {spec}: the engine models no such card (declare "
-                              f"{self.game.id}/card/NAME for one of: {listed or 'none'})")
+            # "any other": the engine may model the class, only not beyond the cards taken
+            mine = [c for c in members if c in taken and self.capability(c) in self.capabilities]
+            rest = [c for c in members if c not in mine]
+            listed = ", ".join(rest[:8]) + (" …" if len(rest) > 8 else "")
+            besides = f" besides {', '.join(mine)}, already chosen" if mine else ""
+            raise EngineLacks(f"card {ref} is {spec}: the engine models no such card{besides} "
+                              f"(declare {self.game.id}/card/NAME for one of: "
+                              f"{listed or 'none'})")
         card = candidates[zlib.crc32(f"{self.seed}:{ref}".encode()) % len(candidates)]
         self.bindings[ref] = card
         self.choices.append(f"card {ref} = {card} ({spec})")

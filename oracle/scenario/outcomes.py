@@ -25,6 +25,17 @@ class RuleViolation(AssertionError):
         self.concept = concept
 
 
+class UnexpectedRejection(RuleViolation):
+    """The engine rejected an action no step expected to be rejected. It is found at the
+    next step (only then is it known that no 'Then the action is rejected' follows), but it
+    happened at the step that sent the action: ``step`` is that step, ``(line, keyword,
+    text)``, for the report to show the failure there."""
+
+    def __init__(self, message: str, step: tuple[int, str, str] | None = None) -> None:
+        super().__init__(message)
+        self.step = step
+
+
 class EngineFault(Exception):
     """The engine crashed, answered with ``errored``, or broke the protocol."""
 

@@ -36,7 +36,13 @@ from oracle.protocol import (
 )
 from oracle.scenario.cards import CardTable
 from oracle.scenario.diagnosis import Blame, Transition, diagnose
-from oracle.scenario.outcomes import EngineFault, EngineLacks, RuleViolation, ScenarioError
+from oracle.scenario.outcomes import (
+    EngineFault,
+    EngineLacks,
+    RuleViolation,
+    ScenarioError,
+    UnexpectedRejection,
+)
 from oracle.suite.dsl import Card, Pile, describe_cards
 from oracle.suite.games import Game
 
@@ -48,6 +54,8 @@ class ActionRecord:
     text: str
     action: Mapping[str, Any]
     reply: Reply
+    #: The step that sent it, (line, keyword, text), when a run says which step is running.
+    step: tuple[int, str, str] | None = None
 
 
 class ScenarioWorld:
@@ -63,6 +71,9 @@ class ScenarioWorld:
         self.state: dict[str, Any] = {"players": []}
         self.started = False
         self.last: ActionRecord | None = None
+        #: The step running now, (line, keyword, text), as a run tells it (the plugin's
+        #: before-step hook): an action remembers the step that sent it.
+        self.step: tuple[int, str, str] | None = None
         self._unchecked: ActionRecord | None = None
         #: Views already asked for (per viewer) since the last request that could change the
         #: game: a step that looks twice, or the referee's view before an action that a step
@@ -180,7 +191,7 @@ class ScenarioWorld:
             raise EngineLacks(f"{text}: {reply.reason}")
         if not isinstance(reply, (Accepted, Rejected)):
             raise EngineFault(f"{text}: {_say(reply)}")
-        self.last = ActionRecord(text, action, reply)
+        self.last = ActionRecord(text, action, reply, self.step)
         kind = "choose" if isinstance(request, Choose) else str(action.get("type"))
         self.history.append((text, kind, action, reply, before, None))
         if isinstance(reply, Rejected):
@@ -201,11 +212,10 @@ class ScenarioWorld:
             record, self._unchecked = self._unchecked, None
             assert isinstance(record.reply, Rejected)
             rule = f" citing {record.reply.rule}" if record.reply.rule else ""
-            raise RuleViolation(
+            raise UnexpectedRejection(
                 f"the engine rejected '{record.text}'{rule}: {record.reply.reason!r}; the "
                 "scenario expects it to be allowed (add 'Then the action is rejected' if "
-                "the rules forbid it)"
-            )
+                "the rules forbid it)", record.step)
 
     def expect_rejected(self) -> Rejected:
         """The last action, which the scenario says the rules forbid."""

@@ -11,7 +11,13 @@ import textwrap
 
 from oracle.report.coverage import UNCOVERED, Coverage, SentenceCoverage
 from oracle.report.formats import Format
-from oracle.report.formats.table import counts, coverage_line, engine_line, explored
+from oracle.report.formats.table import (
+    counts,
+    coverage_line,
+    engine_line,
+    explored,
+    untested_note,
+)
 from oracle.report.matrix import (
     EngineColumn,
     Matrix,
@@ -48,10 +54,12 @@ def _first_lines(message: str, n: int = 2) -> str:
 
 
 def _head(with_rulings: bool) -> list[str]:
+    """Scenarios passed, failed and unsupported (not run); ``why``: what went untested."""
     if with_rulings:
-        return ["| rule | status | passed | failed | rulings passed | text |",
-                "|---|---|---:|---:|---:|---|"]
-    return ["| rule | status | passed | failed | text |", "|---|---|---:|---:|---|"]
+        return ["| rule | status | passed | failed | unsupported | rulings passed | text | "
+                "why not tested |", "|---|---|---:|---:|---:|---:|---|---|"]
+    return ["| rule | status | passed | failed | unsupported | text | why not tested |",
+            "|---|---|---:|---:|---:|---|---|"]
 
 
 def render_markdown(report: Report) -> str:
@@ -205,16 +213,18 @@ def _rows(r: RuleResult, with_rulings: bool) -> list[str]:
     status = f"**{r.status}**" if r.status in FAILING else str(r.status)
     tally = r.tally()
     ruled = f" {tally['rulings_passed']}/{tally['rulings']} |" if r.rulings else " |"
-    rows = [f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.count(*FAILING)} |"
-            + (ruled if with_rulings else "") + f" {text} |"]
+    rows = [f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.count(*FAILING)} | "
+            f"{r.count(Status.UNSUPPORTED)} |" + (ruled if with_rulings else "")
+            + f" {text} | {_cell(untested_note(r)) or '–'} |"]
     for g in r.rulings:
         passed = sum(1 for s in g.scenarios if s.status == Status.PASS)
         failed = sum(1 for s in g.scenarios if s.status in FAILING)
+        unsupported = sum(1 for s in g.scenarios if s.status == Status.UNSUPPORTED)
         shown = f"**{g.status}**" if g.status in FAILING and not g.probe else str(g.status)
-        rows.append(f"| ↳ `{g.id}` | {shown} ({_cell(g.status_text)}) | {passed} | {failed} |"
-                    + (" |" if with_rulings else "")
+        rows.append(f"| ↳ `{g.id}` | {shown} ({_cell(g.status_text)}) | {passed} | {failed} | "
+                    f"{unsupported} |" + (" |" if with_rulings else "")
                     + f" {_cell(g.agreement)}{' (probe)' if g.probe else ''}: "
-                    f"{_cell(_linked(g.source))}; {g.date}; {_cell(g.authority)} |")
+                    f"{_cell(_linked(g.source))}; {g.date}; {_cell(g.authority)} | – |")
     return rows
 
 

@@ -49,14 +49,16 @@ def explored(s: ScenarioResult) -> str:
 
 
 def render_table(report: Report, width: int = 100, compact: bool = False) -> str:
-    """The terminal table: id, status, scenarios passed/failed, the rule text cut to width;
-    under a rule, its rulings (with provenance and standing) and retired scenarios.
+    """The terminal table: id, status, scenarios passed, failed and unsupported (not run),
+    the rule text cut to width; under a rule, why it was not tested or what of it was not
+    (in full, wrapped: the reason is what to act on), its rulings (with provenance and
+    standing) and retired scenarios.
 
     ``compact`` (``-q``) leaves out the rules that pass or are untestable."""
     id_w = max([len(r.id) for r in report.rules] + [4])
     with_rulings = any(r.rulings for r in report.rules)
     extra = f" {'rulings':>7}" if with_rulings else ""
-    head = f"{'rule':<{id_w}}  {'status':<11} {'pass':>4} {'fail':>4}{extra}  text"
+    head = f"{'rule':<{id_w}}  {'status':<11} {'pass':>4} {'fail':>4} {'unsup':>5}{extra}  text"
     lines = [engine_line(report.engine), head, "-" * min(width, max(len(head), 40))]
     if report.interrupted:
         lines.insert(0, "INTERRUPTED: a partial report of the scenarios that ran before the stop")
@@ -70,13 +72,10 @@ def render_table(report: Report, width: int = 100, compact: bool = False) -> str
         ruled = f" {tally['rulings_passed']}/{tally['rulings']:<5}" if r.rulings else \
             " " * len(extra)
         lines.append(f"{r.id:<{id_w}}  {r.status:<11} {r.count(Status.PASS):>4} {failed:>4}"
-                     f"{ruled}  {text}")
+                     f" {r.count(Status.UNSUPPORTED):>5}{ruled}  {text}")
         room = max(width - id_w - 4, 30)
         for note in rule_notes(r):
-            if note.startswith(("ruling ", "retired ", "replaced ")):  # provenance: whole
-                wrapped = textwrap.wrap(note, room) or [""]
-            else:
-                wrapped = [textwrap.shorten(note, room)]
+            wrapped = textwrap.wrap(note, room, break_on_hyphens=False) or [""]
             lines.append(f"{'':<{id_w}}  └ {wrapped[0]}")
             lines += [f"{'':<{id_w}}    {more}" for more in wrapped[1:]]
     lines.append(counts(report))
@@ -89,8 +88,8 @@ def rule_notes(r: RuleResult) -> list[str]:
     notes = []
     if r.added_by:
         notes.append(f"added by ruling {r.added_by} (not in the rules text)")
-    if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
-        notes.append(r.reason)
+    if untested := untested_note(r):
+        notes.append(untested)
     notes += [f"blocked by {s.blocked_by}: {s.name}" if s.status == Status.BLOCKED
               else explored(s) for s in r.scenarios
               if s.status == Status.BLOCKED or s.exercised is not None]
@@ -103,6 +102,23 @@ def rule_notes(r: RuleResult) -> list[str]:
         when = "" if t.effective else " (once it is official)"
         notes.append(f"{verb} by {t.by}{when}: {t.name!r}: {t.reason}")
     return notes
+
+
+def untested_note(r: RuleResult) -> str:
+    """Why a rule, or some of its scenarios, went untested: an untestable or unsupported
+    rule's reason, or how many of its scenarios were not run and why the first was not."""
+    if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
+        return r.reason
+    unsupported = [s for s in r.scenarios if s.status == Status.UNSUPPORTED]
+    if unsupported:
+        return (f"{len(unsupported)} of {len(r.scenarios)} scenarios not run (unsupported): "
+                f"{_last_line(unsupported[0].message)}")
+    return ""
+
+
+def _last_line(message: str) -> str:
+    """What a message ends with: an unsupported scenario's reason."""
+    return message.strip().splitlines()[-1] if message.strip() else "no reason given"
 
 
 #: How ``ScenarioWorld.require`` words a missing capability (the rest: a comma list).
@@ -122,20 +138,27 @@ def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> lis
         if s.status != Status.UNSUPPORTED:
             continue
         total += 1
-        reason = s.message.strip().splitlines()[-1] if s.message.strip() else "no reason given"
+        reason = _last_line(s.message)
         if reason.startswith(LACKS):
             wanted.update(reason.removeprefix(LACKS).split(", "))
         else:
             other[reason] += 1
     if not total:
         return []
-    lines = [f"unsupported: {total} of {len(seen)} scenarios"]
-    for title, counts in (("the capabilities they wait for, most wanted first (a scenario "
-                           "may wait for several)", wanted), ("other reasons", other)):
+    lines = [f"unsupported: {total} of {len(seen)} scenarios (not run)"]
+    for title, counts in (
+            ("the capabilities they wait for, most wanted first (a scenario may wait for "
+             "several)", wanted),
+            (("the other reasons, most common first (the engine's, or which card of a class "
+              "the scenario needs)") if wanted else
+             "why, most common first (the engine's reason, or which card of a class the "
+             "scenario needs)", other)):
         if counts:
-            lines.append(f"  {title}:")
-            lines += [f"{n:>7}  {textwrap.shorten(what, max(width - 9, 20), placeholder='…')}"
-                      for what, n in counts.most_common(limit)]
+            lines += textwrap.wrap(f"{title}:", width, initial_indent="  ",
+                                   subsequent_indent="    ")
+            for what, n in counts.most_common(limit):
+                wrapped = textwrap.wrap(what, max(width - 9, 20), break_on_hyphens=False)
+                lines += [f"{n:>7}  {wrapped[0]}", *(f"{'':>7}  {w}" for w in wrapped[1:])]
             if len(counts) > limit:
                 lines.append(f"         and {len(counts) - limit} more (--json lists each "
                              "scenario's)")
