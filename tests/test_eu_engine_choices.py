@@ -49,7 +49,8 @@ class OtherChoices(_AnyTimeWhilePlaying):
     """The Draw Phase when a setup gives no phase (and no active player); the card just
     placed offered among the Display Cards to discard; a "?" die with no type chosen taken as
     infantry; end_turn and appoint allowed while a card is being played; several Step C
-    discards land in the other order; each side's Battle Dice listed in the other order."""
+    discards land in the other order; each side's Battle Dice listed in the other order; an
+    active player shown outside the Action Phase."""
 
     def _build_turn(self, state: Any, players: Any) -> Any:
         phase, _active, window = super()._build_turn({"phase": "draw", **state}, players)
@@ -75,13 +76,26 @@ class OtherChoices(_AnyTimeWhilePlaying):
         view = super().view(viewer)
         if view.get("battle"):
             view["battle"]["dice"] = {s: d[::-1] for s, d in view["battle"]["dice"].items()}
+        if view.get("phase") != "action":  # shows a player out of the Action Phase too
+            view["active_player"] = next(iter(view["players"]), None)
         return view
 
 
 class StricterChoices(ReferenceEngine):
     """The Cleanup Phase when a setup gives none; a draw refused while a card is being
     played, or when the deck and its discard pile hold too few cards; a Counterespionage
-    that takes only a Display Card's name, not its Action's."""
+    that takes only a Display Card's name, not its Action's, and never counters its own
+    player's card; a targets.card refused on a card that counters nothing."""
+
+    def act_play(self, action: Any) -> None:
+        fact = self.card_fact(action.get("card"), "play.card")
+        targets = action.get("targets") or {}
+        if not self.counters_covert(fact) and "card" in targets:
+            raise Rejected(Rejection(f"{fact.name!r} counters nothing: it takes no card"))
+        target = self.counter_target(targets) if self.counters_covert(fact) else None
+        if target is not None and target.player == action.get("player"):
+            raise Rejected(Rejection("a player does not counter their own card"))
+        super().act_play(action)
 
     def _build_turn(self, state: Any, players: Any) -> Any:
         return super()._build_turn({"phase": "cleanup", **state}, players)
@@ -118,7 +132,7 @@ def test_an_engine_making_the_other_choices_gets_every_verdict_the_reference_get
 def test_the_choices_are_real_choices():
     """Each engine above does behave otherwise (so the test above can fail): it answers a
     request the reference engine answers differently."""
-    from oracle.protocol import Act, Ready, Setup
+    from oracle.protocol import Act, Observe, Ready, Setup
 
     def answers(engine: type, state: dict, *actions: dict) -> list[str]:
         client = EngineClient(engine(), engine.__name__)
@@ -137,3 +151,16 @@ def test_the_choices_are_real_choices():
     assert answers(ReferenceEngine, {"players": players}, play, draw) == ["Accepted"] * 2
     assert answers(StricterChoices, {"players": players, "phase": "action"}, play,
                    draw) == ["Accepted", "Rejected"]
+    aimed = {**play, "card": "Royal Decree", "targets": {"card": "Secret Treaty"}}
+    own = {"type": "play", "player": "Alice", "card": "Counterespionage",
+           "targets": {"card": "Secret Treaty"}}
+    spy = [{"name": "Alice", "hand": ["Secret Treaty", "Counterespionage", "Royal Decree"]},
+           {"name": "Bob"}]
+    state = {"players": spy, "phase": "action", "active_player": "Alice"}
+    assert answers(ReferenceEngine, state, aimed) == ["Accepted"]
+    assert answers(StricterChoices, state, aimed) == ["Rejected"]
+    assert answers(ReferenceEngine, state, play, own) == ["Accepted", "Accepted"]
+    assert answers(StricterChoices, state, play, own) == ["Accepted", "Rejected"]
+    seen = EngineClient(OtherChoices(), "other")
+    seen.send(Setup("eu-pop", {"players": spy, "phase": "peace"}, 1))
+    assert seen.send(Observe("*")).view["active_player"] == "Alice"
