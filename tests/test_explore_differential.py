@@ -262,3 +262,19 @@ def test_the_search_budget_is_the_games_played():
     ran = compare(game, load_model(game), _reference("ti4"), _reference("ti4"), 3,
                   settings(default_budget(7), stateful_step_count=5), ("a", "b"))
     assert 0 < ran.games <= 7 and 0 < ran.moves <= 7 * (5 + CHUNK)
+
+
+def test_the_eu_choices_the_protocol_page_names_are_not_disagreements():
+    """docs/protocol.md ('Questions an EU adapter asks') leaves these to the engine:
+    countering one's own card, and active_player outside the Action Phase."""
+    from oracle.games.eu_pop.explore.choices import CHOICES
+
+    counter = 'Alice plays "Counterespionage" targeting "Secret Treaty"'
+    assert CHOICES.reply({"being_played": [{"player": "Alice", "card": "Secret Treaty"}]},
+                         counter) == "countering one's own card"
+    assert CHOICES.reply({"being_played": [{"player": "Bob", "card": "Secret Treaty"}]},
+                         counter) is None
+    views = [{"phase": phase, "active_player": who, "players": {}}
+             for phase, who in (("peace", None), ("peace", "Alice"), ("action", "Alice"))]
+    shown = [normal_view(v, None, CHOICES) for v in views]
+    assert shown[0] == shown[1] and "active_player" in shown[2]

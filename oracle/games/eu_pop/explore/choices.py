@@ -19,7 +19,11 @@ those engines with the reference here):
 - the hiring costs of Appoint Advisor/Leader (5.2) are charged or not (and an appointment
   its player could not pay may be refused);
 - ``end_turn``, ``draw`` or ``appoint`` while a card is being played may be refused;
-- a draw of more cards than a deck and its discard pile hold may be refused.
+- a draw of more cards than a deck and its discard pile hold may be refused;
+- ``active_player`` outside the Action Phase (Turns belong to it, 4.2): null, or the player
+  whose Turn comes next, is not compared;
+- a Counterespionage aimed at its own player's card may be refused (no sentence allows or
+  forbids it); a ``targets.card`` on a card that counters nothing too (never sent).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from oracle.explore.compare import Loosened
 View = Mapping[str, Any]
 
 _KEEP = re.compile(r"(\w+) keeps (.+)")
+_COUNTER = re.compile(r'(\w+) plays "Counterespionage" targeting "([^"]+)"')
 _DRAW = re.compile(r"(\w+) draws (\w+) (\w+) cards?")
 _APPOINT = re.compile(r"(\w+) appoints ")
 _WAITS_FOR_NO_PLAY = re.compile(r"\w+ (?:ends (?:her|his|their) turn|draws |appoints )")
@@ -54,6 +59,8 @@ class EUChoices:
     """``oracle.explore.compare.GameChoices`` for EU: The Price of Power."""
 
     def view(self, view: dict[str, Any], viewer: str | None) -> None:
+        if view.get("phase") != "action":
+            view.pop("active_player", None)
         for player in (view.get("players") or {}).values():
             hand = player.get("hand")
             if isinstance(hand, dict) and hand.get("count") is None:
@@ -76,6 +83,12 @@ class EUChoices:
     def reply(self, before: View, text: str) -> str | None:
         if before.get("being_played") and _WAITS_FOR_NO_PLAY.match(text):
             return "end_turn, draw or appoint while a card is being played"
+        counter = _COUNTER.match(text)
+        if counter:
+            aimed = next((p for p in reversed(before.get("being_played") or [])
+                          if isinstance(p, Mapping) and p.get("card") == counter.group(2)), {})
+            if aimed.get("player") == counter.group(1):
+                return "countering one's own card"
         draw = _DRAW.match(text)
         if draw:
             count = _NUMBERS.get(draw.group(2))
