@@ -245,8 +245,12 @@ def hands_shown():
     folder = pytester.path / "rulings" / "eu-pop"
     folder.mkdir(parents=True)
     (folder / "hidden.feature").write_text(HIDDEN_HAND)
-    report = run_inprocess(pytester, f"elsewhere:{factory}",
-                           f"--oracle-features={folder.parent}")
+    out = pytester.path / "report.json"
+    pytester.runpytest_inprocess("-p", "no:cacheprovider", "--oracle-engine",
+                                 f"elsewhere:{factory}", "--oracle-json", str(out),
+                                 "--oracle-rule", "eu-pop:6.cards-in-hand.1",
+                                 f"--oracle-features={folder.parent}")
+    report = json.loads(out.read_text())
     [scenario] = [s for r in report["rules"] for s in r["scenarios"]
                   if s["location"].endswith("hidden.feature:10")]
     assert scenario["status"] == status, scenario["message"]
