@@ -42,19 +42,41 @@ def shape(report: dict) -> list:
             for r in report["rules"]]
 
 
-def test_junit_carries_rule_ids_and_statuses(runs):
-    root = ET.parse(runs["bad.xml"]).getroot()
+def _junit(path: Path) -> tuple[ET.Element, list[ET.Element], list[dict[str, str]]]:
+    root = ET.parse(path).getroot()
     cases = root.findall("./testsuite/testcase")
-    props = [{p.get("name"): p.get("value") for p in c.findall("./properties/property")}
-             for c in cases]
-    assert {p["rule"] for p in props} == set(TI4_IDS)  # every rule appears
+    return root, cases, [{p.get("name"): p.get("value") for p in c.findall("./properties/"
+                                                                          "property")}
+                         for c in cases]
+
+
+def test_junit_carries_rule_ids_and_statuses(runs, ti4_scenarios):
+    root, cases, props = _junit(runs["bad.xml"])
+    assert len(cases) == ti4_scenarios() == int(root.get("tests"))  # one case a scenario
+    rules = {p.get("name"): p.get("value")
+             for p in root.findall("./testsuite/properties/property")}
+    assert set(TI4_IDS) <= set(rules)  # every rule appears, with its status
+    assert rules["ti4:note-4"] == "fail"
+    assert rules["ti4:note-11"].startswith("untestable: a pointer")
     failing = [(c, p) for c, p in zip(cases, props, strict=True) if p["status"] == "fail"]
     assert {p["rule"] for _, p in failing} == {"ti4:note-4"}
     assert all(p["rule_status"] == "fail" for _, p in failing)
     assert all(c.find("failure") is not None for c, _ in failing)
     assert root.get("failures") == str(len(failing))
-    untestable = next(c for c, p in zip(cases, props, strict=True) if p["rule"] == "ti4:note-11")
-    assert untestable.find("skipped") is not None
+
+
+def test_junit_has_one_case_per_blocked_scenario_charged_to_its_blocker(oracle, pytester):
+    """Why: a blocked scenario was a case under its own rule and another under the rule
+    that blocked it (124 test cases for 119 scenarios)."""
+    run = oracle("run", "--engine", "mutant:hand_limit_off_by_one", "--rule", "ti4",
+                 "--junitxml", "r.xml")
+    root, cases, props = _junit(pytester.path / "r.xml")
+    scenarios = {(s["location"], s["name"]) for s in run.scenarios()}
+    assert len(cases) == len(scenarios) == int(root.get("tests"))
+    blocked = [(c, p) for c, p in zip(cases, props, strict=True) if p["status"] == "blocked"]
+    assert blocked and all(c.get("classname") == p["blocked_by"] == "ti4:2.4"
+                           and p["rule"] != "ti4:2.4" and c.find("failure") is not None
+                           for c, p in blocked)
 
 
 def test_reports_survive_xdist_with_a_pipe_engine_per_worker(oracle, pytester, runs,

@@ -1,11 +1,13 @@
 """JUnit XML from the report (``--junitxml PATH``), with rule ids and statuses as properties.
 
 Why our own rather than pytest's ``--junitxml``: CI dashboards (GitLab, Jenkins, GitHub
-test reporters) read JUnit, and what they should show is rules. Each scenario is a test
-case named by its scenario and classed by its rule, carrying ``rule``, ``rule_status`` and
-``status`` properties; a rule with no scenario that ran (untestable, uncovered) is a skipped
-case with its reason, so that every rule of the report appears. Written from the report, it
-is complete under xdist, written atomically and marked when the run was interrupted.
+test reporters) read JUnit, and what they should show is rules. Each scenario is one test
+case (whatever the rules it cites, blocked or not: a dashboard counts scenarios), classed by
+the rule it is charged to (a blocked scenario's is the rule that blocked it) and carrying
+``rule`` (the rules it cites), ``rule_status`` and ``status`` properties. Every rule of the
+report is a property of its game's test suite with its status (and why, for a rule no
+scenario tested), so that every rule appears. Written from the report, it is complete
+under xdist, written atomically and marked when the run was interrupted.
 """
 
 from __future__ import annotations
@@ -25,28 +27,27 @@ def _properties(parent: ET.Element, items: Iterable[tuple[str, str]]) -> None:
         ET.SubElement(props, "property", name=name, value=value)
 
 
-def _case(suite: ET.Element, rule: RuleResult, scenario: ScenarioResult | None,
-          ruling: RulingResult | None = None) -> str:
-    """Add one test case; return its outcome: passed, failure, error or skipped.
+def _case(suite: ET.Element, charged: RuleResult, rules: str, scenario: ScenarioResult,
+          status: Status, ruling: RulingResult | None = None) -> str:
+    """Add one scenario's test case; return its outcome: passed, failure, error or skipped.
 
     A ruling's scenario carries the ruling's id, standing and provenance as properties too;
     a probe's (pending, disputed, superseded) that the engine disagrees with is skipped,
     never a failure: it fails nothing in the run either."""
-    name = scenario.name if scenario else f"{rule.id} ({rule.status})"
-    where, _, line = (scenario.location if scenario else "").rpartition(":")
-    case = ET.SubElement(suite, "testcase", classname=rule.id, name=name,
-                         time=f"{scenario.duration:.4f}" if scenario else "0")
+    where, _, line = scenario.location.rpartition(":")
+    case = ET.SubElement(suite, "testcase", classname=charged.id, name=scenario.name,
+                         time=f"{scenario.duration:.4f}")
     if where and line.isdigit():
         case.set("file", where)
         case.set("line", line)
-    status = scenario.status if scenario else rule.status
     extra = [] if ruling is None else [
         ("ruling", ruling.id), ("ruling_status", ruling.status_text),
         ("ruling_source", ruling.source), ("ruling_date", ruling.date),
         ("ruling_authority", ruling.authority), ("probe", str(ruling.probe).lower())]
-    _properties(case, [("rule", rule.id), ("rule_status", str(rule.status)),
-                       ("status", str(status)), *extra])
-    message = scenario.message if scenario else rule.reason
+    blocked = [("blocked_by", scenario.blocked_by)] if scenario.blocked_by else []
+    _properties(case, [("rule", rules), ("rule_status", str(charged.status)),
+                       ("status", str(scenario.status)), *blocked, *extra])
+    message = scenario.message
     first = message.strip().splitlines()[0] if message.strip() else str(status)
     if ruling is not None and ruling.probe and status != Status.PASS:
         ET.SubElement(case, "skipped", message=f"probe ({ruling.status_text}), {status}: "
@@ -58,10 +59,37 @@ def _case(suite: ET.Element, rule: RuleResult, scenario: ScenarioResult | None,
     if status == Status.ERROR:
         ET.SubElement(case, "error", message=first, type="error").text = message
         return "error"
-    if scenario is None or status in _SKIPPED:
+    if status in _SKIPPED:
         ET.SubElement(case, "skipped", message=f"{status}: {first}")
         return "skipped"
     return "passed"
+
+
+def _scenarios(rules: list[RuleResult]
+               ) -> list[tuple[RuleResult, str, ScenarioResult, Status, RulingResult | None]]:
+    """Each scenario once: the rule charged (a blocked scenario's blocker), the rules it
+    cites, its line under its own rule, and its outcome (a blocked one's is its charge's)."""
+    charges = {(s.location, s.name): (r, s) for r in rules for s in r.scenarios
+               if s.charged_from}
+    by_id = {r.id: r for r in rules}
+    seen: dict[tuple[str, str], list[str]] = {}
+    found = []
+    for rule in rules:
+        ruled = [(s, None) for s in rule.scenarios if not s.charged_from] + [
+            (s, g) for g in rule.rulings for s in g.scenarios]
+        for scenario, ruling in ruled:
+            key = (scenario.location, scenario.name)
+            if key in seen:  # a scenario citing several rules: one case, every rule
+                seen[key].append(rule.id)
+                continue
+            seen[key] = [rule.id]
+            charged, status = rule, scenario.status
+            if key in charges:
+                charger, charge = charges[key]
+                charged, status = by_id.get(charger.id, rule), charge.status
+            found.append((charged, key, scenario, status, ruling))
+    return [(charged, " ".join(seen[key]), scenario, status, ruling)
+            for charged, key, scenario, status, ruling in found]
 
 
 def render_junit(report: Report) -> str:
@@ -69,20 +97,20 @@ def render_junit(report: Report) -> str:
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     games = list(dict.fromkeys(r.id.partition(":")[0] for r in report.rules))
     for game in games:
+        rules = [r for r in report.rules if r.id.partition(":")[0] == game]
         suite = ET.SubElement(root, "testsuite", name=game)
         _properties(suite, [("engine", str(report.engine.get("spec", "?"))),
                             ("seed", str(report.engine.get("seed", 0))),
-                            ("interrupted", str(report.interrupted).lower())])
+                            ("interrupted", str(report.interrupted).lower()),
+                            *((r.id, f"{r.status}: {r.reason}" if r.reason and not
+                               r.scenarios else str(r.status)) for r in rules)])
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-        for rule in (r for r in report.rules if r.id.partition(":")[0] == game):
-            cases = [(s, None) for s in rule.scenarios or [None]] + [
-                (s, g) for g in rule.rulings for s in g.scenarios]
-            for scenario, ruling in cases:
-                outcome = _case(suite, rule, scenario, ruling)
-                counts["tests"] += 1
-                if outcome != "passed":
-                    counts[{"failure": "failures", "error": "errors"}.get(
-                        outcome, "skipped")] += 1
+        for charged, cited, scenario, status, ruling in _scenarios(rules):
+            outcome = _case(suite, charged, cited, scenario, status, ruling)
+            counts["tests"] += 1
+            if outcome != "passed":
+                counts[{"failure": "failures", "error": "errors"}.get(
+                    outcome, "skipped")] += 1
         for key, value in counts.items():
             suite.set(key, str(value))
             totals[key] += value
@@ -95,5 +123,5 @@ def render_junit(report: Report) -> str:
     return head + "\n" + ET.tostring(root, encoding="unicode") + "\n"
 
 
-FORMAT = Format("junitxml", "write the report as JUnit XML (a test case per scenario, with "
+FORMAT = Format("junitxml", "write the report as JUnit XML (one test case per scenario, with "
                 "rule ids and statuses as properties)", render_junit)
