@@ -235,6 +235,18 @@ def reproduce_args(values: Mapping[str, Any]) -> list[str]:
     return out
 
 
+FROM_CLI = "--oracle-from-cli"
+"""Passed by ``rules-oracle run`` to pytest (hidden), so that an error names the options the
+user typed (``--rule``), not the pytest plugin's (``--oracle-rule``)."""
+
+
+def spelled(config: Any, name: str) -> str:
+    """How the user spelt option ``name``: ``--rule`` under ``rules-oracle run``,
+    ``--oracle-rule`` under plain pytest."""
+    option = by_name()[name]
+    return option.cli_flag if config.getoption("oracle_from_cli", False) else option.pytest_flag
+
+
 def by_name() -> dict[str, Option]:
     return {o.name: o for o in run_options()}
 

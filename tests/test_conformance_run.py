@@ -6,6 +6,7 @@ import engine_sources
 import pytest
 
 from oracle.games.ti4.mutants import MUTANTS
+from oracle.plugin.run import selected_rules
 from oracle.suite.games import discover_games
 
 TI4_IDS = discover_games()["ti4"].catalog.ids()
@@ -140,9 +141,28 @@ def test_selecting_a_rule_runs_it_and_its_subrules_and_lists_its_games_rules(ora
                                              for g in discover_games().values())
 
 
-def test_selecting_an_unknown_rule_is_a_usage_error(oracle):
-    run = oracle("run", "--rule", "ti4:9.9")
-    assert run.code == 2 and "no such rule id" in run.out + run.err
+def test_selecting_an_unknown_rule_is_a_usage_error_offering_the_closest_ids(oracle, pytester):
+    """Why: '--rule ti4:2.44' said only what ids look like, and named --oracle-rule, an
+    option a rules-oracle user never typed."""
+    run = oracle("run", "--rule", "ti4:2.44")
+    assert run.code == 2
+    assert "--rule ti4:2.44: no rule has this id; did you mean ti4:2.4, ti4:2.4.1" in run.err
+    assert "--oracle-rule" not in run.out + run.err
+    game = oracle("run", "--rule", "ti5")
+    assert game.code == 2 and "did you mean ti4" in game.err
+    plain = pytester.runpytest_inprocess("--oracle-engine=reference", "--oracle-rule=ti4:2.44",
+                                         "-p", "no:cacheprovider")
+    assert plain.ret == pytest.ExitCode.USAGE_ERROR  # and pytest users read --oracle-rule:
+    with pytest.raises(pytest.UsageError, match=r"^--oracle-rule ti4:2\.44: no rule has"):
+        selected_rules(["ti4:2.44"], discover_games())
+
+
+def test_an_unknown_language_is_a_usage_error_listing_the_known_ones(oracle):
+    """Why: '--lang fr' was accepted and silently showed the English texts."""
+    run = oracle("run", "--rule", "ti4:2.4", "--lang", "fr")
+    assert run.code == 2 and "--lang fr: no catalog has its rule texts in 'fr'; the " \
+        "languages there are: en, ru" in run.err
+    assert oracle("run", "--rule", "ti4:2.4", "--lang", "ru").code == 0
 
 
 def test_the_markdown_report_is_written(oracle, pytester):

@@ -223,7 +223,7 @@ def pytest_args(ns: argparse.Namespace) -> list[str]:
         args += ["-p", "no:hypothesispytest"]
     if not extra and not os.environ.get("PYTEST_ADDOPTS"):  # nobody asked for xdist
         args += ["-p", "no:xdist", "-p", "no:xdist.looponfail"]
-    args += options.pytest_args(vars(ns))
+    args += [options.FROM_CLI, *options.pytest_args(vars(ns))]
     if ns.keyword:
         args += ["-k", ns.keyword]
     return args + extra

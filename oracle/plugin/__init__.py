@@ -13,6 +13,7 @@ verdicts and writes the reports. The rest forwards in a line or two:
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("rules-oracle", "rules-oracle conformance testing")
     for option in options.run_options():
         option.add_to_pytest(group, parser)
+    group.addoption(options.FROM_CLI, action="store_true", dest="oracle_from_cli",
+                    help=argparse.SUPPRESS)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import difflib
 import functools
 import gc
 import json
@@ -45,7 +46,13 @@ from oracle.suite import reviews as run_reviews
 from oracle.suite.bdd import scenario_behind
 from oracle.suite.catalog import CatalogFileError, Edition
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
-from oracle.suite.games import Game, bundled_features_dir, discover_games, features_note
+from oracle.suite.games import (
+    Game,
+    bundled_features_dir,
+    discover_games,
+    features_note,
+    languages,
+)
 from oracle.suite.lint import check_suite, find_rulings, rule_tags
 from oracle.suite.rulings import Ruling, Rulings
 
@@ -151,9 +158,12 @@ class OracleRun:
             shard = tuple(int(n) for n in values["shard"].split("/")) \
                 if values["shard"] else None
             rulings = find_rulings(games.values(), games)
+            check_lang(values.get("lang"), games, run_options.spelled(config, "lang"))
             run = cls(
                 spec=spec, games=games, roots=roots, seed=values["seed"],
-                selected=selected_rules(values["rule"], games, rulings), outputs=outputs,
+                selected=selected_rules(values["rule"], games, rulings,
+                                        run_options.spelled(config, "rule")),
+                outputs=outputs,
                 rulings=rulings, features_note=note,
                 is_worker=is_worker, timeout=values["timeout"] or DEFAULT_TIMEOUT,
                 startup_timeout=values["startup_timeout"],
@@ -661,11 +671,12 @@ def _check_output_paths(config: pytest.Config, outputs: dict[str, Path]) -> None
     check_outputs(named)
 
 
-def selected_rules(wanted: list[str], games: dict[str, Game], rulings: Rulings | None = None
-                   ) -> set[str] | None:
+def selected_rules(wanted: list[str], games: dict[str, Game], rulings: Rulings | None = None,
+                   flag: str = "--oracle-rule") -> set[str] | None:
     """The rule ids ``--rule`` selects (each id and its sub-rules, or a whole game, or a
     committee namespace its rulings add), or None for every rule; a ``pytest.UsageError``
-    for an id no catalog has."""
+    for an id no catalog has, offering the closest ids (``flag``: the option as the user
+    spelt it)."""
     if not wanted:
         return None
     every = [rid for g in games.values() for rid in g.catalog.ids()]
@@ -675,7 +686,22 @@ def selected_rules(wanted: list[str], games: dict[str, Game], rulings: Rulings |
         hits = [rid for rid in every
                 if rid == text or rid.startswith(text + ".") or rid.startswith(text + ":")]
         if not hits:
-            raise pytest.UsageError(f"--oracle-rule {text}: no such rule id; ids look like "
-                                    f"{', '.join(every[:3])} …")
+            close = difflib.get_close_matches(text, [*every, *games], n=5, cutoff=0.6)
+            offer = (f"did you mean {', '.join(close)}?" if close else
+                     f"ids look like {', '.join(every[:3])} …")
+            raise pytest.UsageError(
+                f"{flag} {text}: no rule has this id; {offer} (a game id alone, "
+                f"{' or '.join(games)}, selects all its rules; the JSON report lists "
+                "every id)")
         selected.update(hits)
     return selected
+
+
+def check_lang(lang: str | None, games: dict[str, Game], flag: str = "--oracle-lang") -> None:
+    """Refuse a ``--lang`` no catalog has rule texts in, naming the languages there are."""
+    if not lang:
+        return
+    known = languages(games.values())
+    if lang not in known:
+        raise pytest.UsageError(f"{flag} {lang}: no catalog has its rule texts in {lang!r}; "
+                                f"the languages there are: {', '.join(known)}")

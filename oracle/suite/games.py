@@ -14,6 +14,7 @@ import functools
 import importlib
 import importlib.resources
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -263,3 +264,16 @@ def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:
             games[game.id] = dataclasses.replace(
                 game, extra_folders=(*game.extra_folders, folder))
     return games
+
+
+def languages(games: Iterable[Game]) -> list[str]:
+    """The languages rule texts can be shown in (``--lang``): the sources' own (en) and
+    every translation a catalog carries, for its rules or its sentences."""
+    found = {"en"}
+    for game in games:
+        for rule in game.catalog.rules:
+            if rule.translation_lang:
+                found.add(rule.translation_lang)
+            for sentence in rule.sentences:
+                found.update(sentence.translations)
+    return sorted(found)
