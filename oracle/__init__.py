@@ -10,6 +10,19 @@ in bare asserts, and ``rules-oracle`` imports it before pytest starts.
 """
 
 import os as _os
+import sys as _sys
+
+if _sys.argv and _os.path.basename(_sys.argv[0]) == "rules-oracle":
+    # The console script: Ctrl-C while it imports (about 0.15 s) ends it quietly, with no
+    # traceback; ``oracle.cli.main`` takes over as soon as it starts (``interruptible``).
+    import signal as _signal
+
+    def _stop_while_starting(signum: int, frame: object) -> None:
+        _sys.stderr.write("rules-oracle: interrupted while starting; nothing was run\n")
+        raise SystemExit(130)
+
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, _stop_while_starting)
 
 # In a source checkout the packages ``oracle.steps`` and ``oracle.features`` are the folders
 # ``steps/`` and ``features/`` beside this one (an install maps them there, see pyproject.toml).

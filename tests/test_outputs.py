@@ -154,6 +154,41 @@ def test_an_interrupted_jobs_run_writes_the_partial_report_of_what_its_shards_ra
     assert list(tmp.iterdir()) == []  # the shards' streams are gone with their folder
 
 
+EARLY = """
+import os, signal, sys
+
+class Once:  # Ctrl-C as the first import of MODULE begins
+    armed = True
+    def find_spec(self, name, path=None, target=None):
+        if self.armed and name == MODULE:
+            self.armed = False
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+MODULE = sys.argv[1]
+sys.argv = ["rules-oracle", "run", "--rule", "ti4"]  # as the console script starts
+sys.meta_path.insert(0, Once())
+from oracle.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("module", ["pytest", "pytest_bdd", "oracle.plugin.run"])
+def test_an_early_ctrl_c_exits_130_without_a_traceback(pytester, module):
+    """Why: Ctrl-C in the first 0.3 s (the command's imports, pytest reading its options
+    and loading plugins) printed a traceback, and pytest's "interrupted" status then read
+    as a usage error (2). The Ctrl-C comes as each of these modules is first imported: while
+    the command imports pytest, while pytest loads pytest-bdd, while it loads the oracle's
+    plugin."""
+    pytester.makepyfile(early=EARLY)
+    process = subprocess.run([sys.executable, "early.py", module], cwd=pytester.path,
+                             capture_output=True, text=True, timeout=120,
+                             preexec_fn=_as_from_a_shell)
+    out = process.stdout + process.stderr
+    assert process.returncode == Exit.INTERRUPTED, out
+    assert "Traceback" not in out and "interrupted" in out.lower()
+
+
 def test_selftest_stops_cleanly_on_sigterm(pytester):
     """Why: selftest printed a KeyboardInterrupt traceback and left a temp folder."""
     tmp = pytester.mkdir("tmp")

@@ -262,7 +262,55 @@ def run(ns: argparse.Namespace) -> int:
     return int(EXIT_CODES.get(code, code))
 
 
+@contextmanager
+def interruptible() -> Iterator[list[bool]]:
+    """Ctrl-C anywhere in a command, as ``KeyboardInterrupt``, noted in the list it yields.
+
+    Why: pytest turns a Ctrl-C during its session into an exit status and partial reports,
+    but one before its session starts (reading the options, loading plugins: the first 0.3
+    s) printed a traceback, and pytest's "interrupted" status then read as a usage error.
+    With the note, ``main`` tells a Ctrl-C from an error and exits 130 without a traceback.
+    In a thread other than the main one (or where SIGINT is not Python's), nothing changes.
+    """
+    stopped: list[bool] = []
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        stopped.append(True)
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        if previous not in (signal.default_int_handler, _starting_handler()):
+            yield stopped
+            return
+        signal.signal(signal.SIGINT, on_sigint)
+    except ValueError:  # not the main thread
+        yield stopped
+        return
+    try:
+        yield stopped
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _starting_handler() -> Any:
+    """The quiet handler ``oracle/__init__.py`` installs while the console script starts."""
+    import oracle
+
+    return getattr(oracle, "_stop_while_starting", None)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    with interruptible() as stopped:
+        try:
+            code = _main(argv)
+        except KeyboardInterrupt:
+            print("rules-oracle: interrupted", file=sys.stderr)
+            return Exit.INTERRUPTED
+    return Exit.INTERRUPTED if stopped else code
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(argv)
     from oracle.cli import reports
 
