@@ -146,16 +146,20 @@ def _terminal(out: str) -> list[str]:
             if not line.startswith("running 2 shard processes")]
 
 
-def test_jobs_is_the_serial_run(oracle, pytester):
+def test_jobs_is_the_serial_run(oracle, pytester, monkeypatch):
     """``--jobs 2``: two shard processes, and the terminal, the reports and the exit status
     of one process: failure details (a failing and a blocked scenario), the table at the
     terminal's width, pytest's summary, the files written where asked.
 
     Why: --jobs printed only the combined table, cut to another width, with no failure
     details and no summary."""
+    monkeypatch.setenv("COLUMNS", "100")  # the shards format failures to this width too
     args = ("run", "--engine", "mutant:hand_limit_off_by_one", "--rule", "ti4:2.4",
             "--rule", "ti4:note-10", "--rule", "eu-pop:6.decks", "--markdown", "r.md")
     whole = oracle(*args)
+    messages = [line for line in whole.out.splitlines()  # the failure messages' lines
+                if line.startswith("  ") and "reproduce: " not in line]
+    assert max(len(line) for line in messages) == 100  # an exchange cut to the width
     serial_md = (pytester.path / "r.md").read_text()
     jobs = oracle(*args, "--jobs", "2")
     assert jobs.code == whole.code == Exit.FAILED, jobs.out + jobs.err

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,8 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="rules-oracle-jobs-") as tmp:
         shards: list[Shard] = []
         replay = Replay(shards)
+        # A shard formats its failures for this terminal's width, not its log file's.
+        env = {**os.environ, "COLUMNS": str(shutil.get_terminal_size().columns)}
         try:
             for k in range(1, ns.jobs + 1):
                 child = copy.copy(ns)
@@ -63,7 +67,7 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
                 argv = [sys.executable, "-m", "pytest", *to_pytest(child),
                         "-p", "oracle.plugin.shards", f"{STREAM_OPTION}={stream}"]
                 shards.append(Shard(subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                                                     stdin=subprocess.DEVNULL),
+                                                     stdin=subprocess.DEVNULL, env=env),
                                     stream, output, out))
             code = pytest.main(to_pytest(ns), plugins=[replay])
         finally:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,7 +100,7 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
             *report.user_properties, (USER_PROPERTY, json.dumps(verdict.to_json())),
             ("rule", " ".join(verdict.rules)), ("status", str(verdict.status))]
         if report.failed and (verdict.status in FAILING or verdict.status == Status.BLOCKED):
-            report.longrepr = failure_text(verdict)
+            report.longrepr = failure_text(verdict, item.config.get_terminal_writer().fullwidth)
 
 
 def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport | None:
@@ -124,18 +125,31 @@ def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.Te
         user_properties=item.user_properties)
 
 
-def failure_text(verdict: ScenarioVerdict) -> str:
+def failure_text(verdict: ScenarioVerdict, width: int = 0) -> str:
     """What the terminal shows for a failing scenario: the rule and scenario, then the
     verdict's message (the failing step, what was expected and seen, the seed, the
-    command that reproduces it, the scenario's last exchanges)."""
+    command that reproduces it, the scenario's last exchanges), fitted to ``width``
+    columns when given: prose wraps, an exchange's JSON is cut with "…", and the reproduce
+    command stays whole so that it can be pasted (the report keeps every message whole)."""
     head = f"{' '.join(verdict.rules)} {verdict.status}: {verdict.name} ({verdict.location})"
     lines = verdict.message.splitlines()
     if lines and lines[0].startswith("line "):
         lines[0] = f"failing step: {lines[0]}"
         if len(lines) > 1 and lines[1]:
             lines[1] = f"what went wrong: {lines[1]}"
-    body = "\n".join(f"  {line}" if line else "" for line in lines)
-    return f"{head}\n{body}"
+    if not width:
+        return "\n".join([head, *(f"  {line}" if line else "" for line in lines)])
+    out = textwrap.wrap(head, width, subsequent_indent="  ") or [head]
+    for line in lines:
+        indent = "  " + " " * (len(line) - len(line.lstrip()))
+        if not line.strip() or line.lstrip().startswith("reproduce: ") or len(line) + 2 <= width:
+            out.append(f"  {line}" if line else "")
+        elif line.lstrip()[:2] in ("> ", "< "):
+            out.append(f"  {line}"[:width - 1] + "…")
+        else:
+            out += textwrap.wrap(line.strip(), width, initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_on_hyphens=False)
+    return "\n".join(out)
 
 
 def probed(report: pytest.TestReport, verdict: ScenarioVerdict) -> ScenarioVerdict:
