@@ -115,7 +115,7 @@ def test_a_mistake_in_the_shared_options_is_a_usage_error_before_any_engine_runs
     code = cli_main(["matrix", "--engine", BROKEN, "--rule", "ti4:99.9"])
     assert code == 2
     err = capsys.readouterr().err
-    assert "--rule ti4:99.9: no such rule id" in err and "[1/1]" not in err
+    assert "--rule ti4:99.9: no rule has this id" in err and "[1/1]" not in err
 
 
 # -- one round trip: rules-oracle matrix over real engines ----------------------------------

@@ -129,8 +129,9 @@ def failure_text(verdict: ScenarioVerdict, width: int = 0) -> str:
     """What the terminal shows for a failing scenario: the rule and scenario, then the
     verdict's message (the failing step, what was expected and seen, the seed, the
     command that reproduces it, the scenario's last exchanges), fitted to ``width``
-    columns when given: prose wraps, an exchange's JSON is cut with "…", and the reproduce
-    command stays whole so that it can be pasted (the report keeps every message whole)."""
+    columns when given: prose wraps, an exchange's JSON is cut with "…", and the first line
+    and the reproduce command stay whole, to be searched for and pasted (the report keeps
+    every message whole)."""
     head = f"{' '.join(verdict.rules)} {verdict.status}: {verdict.name} ({verdict.location})"
     lines = verdict.message.splitlines()
     if lines and lines[0].startswith("line "):
@@ -139,7 +140,7 @@ def failure_text(verdict: ScenarioVerdict, width: int = 0) -> str:
             lines[1] = f"what went wrong: {lines[1]}"
     if not width:
         return "\n".join([head, *(f"  {line}" if line else "" for line in lines)])
-    out = textwrap.wrap(head, width, subsequent_indent="  ") or [head]
+    out = [head]  # whole, like pytest's own header: what one greps for
     for line in lines:
         indent = "  " + " " * (len(line) - len(line.lstrip()))
         if not line.strip() or line.lstrip().startswith("reproduce: ") or len(line) + 2 <= width:
