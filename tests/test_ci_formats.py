@@ -32,7 +32,8 @@ def runs(tmp_path_factory) -> dict[str, Path]:
         cli_in_process(folder, [
             "run", "--engine", engine, "--rule", "ti4", "--json", str(folder / f"{name}.json"),
             "--badge", str(folder / f"{name}.badge.json"), "--junitxml",
-            str(folder / f"{name}.xml"), "--cucumber", str(folder / f"{name}.cucumber.json")])
+            str(folder / f"{name}.xml"), "--cucumber", str(folder / f"{name}.cucumber.json"),
+            "--cucumber-messages", str(folder / f"{name}.ndjson")])
     return {p.name: p for p in folder.iterdir()}
 
 
@@ -63,6 +64,76 @@ def test_junit_carries_rule_ids_and_statuses(runs, ti4_scenarios):
     assert all(p["rule_status"] == "fail" for _, p in failing)
     assert all(c.find("failure") is not None for c, _ in failing)
     assert root.get("failures") == str(len(failing))
+
+
+def _messages(text: str) -> list[dict]:
+    """Every envelope of a Cucumber Messages stream, each checked against the messages
+    schema of @cucumber/messages (vendored beside the format)."""
+    from jsonschema import Draft202012Validator
+
+    schema = ROOT / "oracle" / "report" / "formats" / "cucumber_messages.schema.json"
+    validator = Draft202012Validator(json.loads(schema.read_text()))
+    envelopes = [json.loads(line) for line in text.splitlines()]
+    for envelope in envelopes:
+        problems = [e.message for e in validator.iter_errors(envelope)]
+        assert not problems, (envelope, problems)
+    assert list(validator.iter_errors({"testCase": {"id": "1"}})) != []  # it can fail
+    return envelopes
+
+
+def test_cucumber_messages_follow_the_schema_a_test_case_per_scenario(runs, ti4_scenarios):
+    envelopes = _messages(runs["bad.ndjson"].read_text())
+    kinds = [next(iter(e)) for e in envelopes]
+    assert kinds[0] == "meta" and kinds[-1] == "testRunFinished"
+    assert kinds.count("testCase") == kinds.count("pickle") == ti4_scenarios()
+    assert kinds.count("gherkinDocument") == kinds.count("source") > 0
+    pickles = {e["pickle"]["id"]: e["pickle"] for e in envelopes if "pickle" in e}
+    cases = {e["testCase"]["id"]: e["testCase"] for e in envelopes if "testCase" in e}
+    assert all(c["pickleId"] in pickles for c in cases.values())
+    assert all(any(t["name"].startswith("@ti4:") for t in p["tags"]) for p in pickles.values())
+    finished = [e["testStepFinished"] for e in envelopes if "testStepFinished" in e]
+    steps = {t["id"]: c for c in cases.values() for t in c["testSteps"]}
+    started = {e["testCaseStarted"]["id"]: e["testCaseStarted"]["testCaseId"]
+               for e in envelopes if "testCaseStarted" in e}
+    failed = {pickles[cases[started[f["testCaseStartedId"]]]["pickleId"]]["name"]
+              for f in finished if f["testStepResult"]["status"] == "FAILED"}
+    assert failed == {"Drawing the last card reshuffles the discard pile immediately"}
+    assert all(f["testStepId"] in steps for f in finished)
+    assert envelopes[-1]["testRunFinished"]["success"] is False
+    ok = _messages(runs["ok.ndjson"].read_text())
+    assert ok[-1]["testRunFinished"]["success"] is True
+
+
+def test_cucumber_messages_of_a_scenario_whose_file_is_not_at_hand(runs):
+    """A scenario from a folder the report does not locate (a committee's, given by an
+    absolute path elsewhere) gets a pickle made from its recorded steps."""
+    from oracle.report.formats.cucumber_messages import render_cucumber_messages
+    from oracle.report.model import Report
+
+    report = Report.from_json(json.loads(runs["bad.json"].read_text()))
+    moved = Report.from_json(json.loads(json.dumps(report.to_json()).replace(
+        '"location": "ti4/', '"location": "nowhere/ti4/')))
+    envelopes = _messages(render_cucumber_messages(moved))
+    pickles = [e["pickle"] for e in envelopes if "pickle" in e]
+    assert len(pickles) == sum(1 for e in envelopes if "testCase" in e) > 0
+    assert all(p["uri"].startswith("nowhere/") and p["steps"] for p in pickles)
+    rebuilt = [e["source"]["data"] for e in envelopes if "source" in e]
+    assert rebuilt and all("Rebuilt by rules-oracle" in text for text in rebuilt)
+
+
+def test_check_runs_the_suite_checks_with_no_engine(oracle, pytester):
+    """Cucumber's --dry-run: the checks a run refuses a suite on, alone (exit 0 or 2)."""
+    sound = oracle("check")
+    assert sound.code == 0 and "the suite passes every check: eu-pop, ti4" in sound.out
+    (pytester.path / "more" / "ti4").mkdir(parents=True)
+    (pytester.path / "more" / "ti4" / "typo.feature").write_text(
+        "Feature: a typo\n  @ti4:2.4\n  Scenario: A step nobody defined\n"
+        "    Cites: ti4:2.4#1\n    Given the players are Alice and Bob\n"
+        "    When Alice juggles 3 cards\n")
+    broken = oracle("check", "--features", "more", "--game", "ti4")
+    assert broken.code == 2, broken.out + broken.err
+    assert "typo.feature:6: " in broken.err and "Alice juggles 3 cards" in broken.err
+    assert oracle("check", "--game", "chess").code == 2
 
 
 def test_junit_has_one_case_per_blocked_scenario_charged_to_its_blocker(oracle, pytester):

@@ -136,8 +136,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="only this game's steps and values (repeatable; default: all)")
     steps.add_argument("--markdown", action="store_true", help="write Markdown")
     smoke_options["features"].add_to_cli(steps)
-    from oracle.cli import capabilities, cards, coverage, explore, scaffold
+    from oracle.cli import capabilities, cards, check, coverage, explore, scaffold
 
+    check.add_parser(sub)
     explore.add_parser(sub)
     scaffold.add_parser(sub)
     capabilities.add_parser(sub)
@@ -329,6 +330,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
                              prune=not ns.every_scenario, listing=ns.list)
     if ns.command == "smoke":
         return run_smoke(ns)
+    if ns.command == "check":
+        from oracle.cli.check import main as check_main
+
+        return check_main(ns)
     if ns.command == "matrix":
         from oracle.cli.matrix import main as matrix_main
 

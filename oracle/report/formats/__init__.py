@@ -43,6 +43,7 @@ FORMATS: tuple[str, ...] = (
     "oracle.report.formats.html",
     "oracle.report.formats.junitxml",
     "oracle.report.formats.cucumber",
+    "oracle.report.formats.cucumber_messages",
     "oracle.report.formats.badge",
 )
 """The modules that define a format (each holds ``FORMAT``), in the order options are listed."""
