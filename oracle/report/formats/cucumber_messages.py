@@ -137,7 +137,11 @@ class _Writer:
     def render(self) -> str:
         self.emit(meta={
             "protocolVersion": PROTOCOL_VERSION,
-            "implementation": {"name": "rules-oracle", "version": _version()},
+            # An interrupted run's partial report says so on its first line, as every
+            # format's does: the messages have no field for it but this free name.
+            "implementation": {"name": "rules-oracle (INTERRUPTED: a partial report)"
+                               if self.report.interrupted else "rules-oracle",
+                               "version": _version()},
             "runtime": {"name": platform.python_implementation(),
                         "version": platform.python_version()},
             "os": {"name": platform.system() or "unknown", "version": platform.release()},
