@@ -157,6 +157,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
     ENGINE,
     Option("rule", "run only the scenarios of this rule id and its sub-rules (e.g. ti4:2.4), "
            "or of one game (e.g. ti4); repeatable", metavar="ID", kind="list"),
+    Option("rerun_failed", "run again only the scenarios that failed, errored or were "
+           "blocked in this JSON report (pytest's --lf); if none did, every selected one",
+           metavar="REPORT"),
     Option("features", "another folder of game folders (each with game.yaml), or of folders "
            "named after a game holding more scenarios (a committee's rulings); repeatable",
            metavar="DIR", kind="list"),
@@ -203,7 +206,7 @@ CORE_OPTIONS: tuple[Option, ...] = (
 #: Options that shape which scenarios run or how, and so belong in a reproduce command.
 #: The others (reports, selection, exploration, shards, requirements) do not.
 NOT_REPRODUCING = frozenset({"rule", "explore", "explore_examples", "explore_out",
-                             "require_coverage", "shard", "all_games", "lang"})
+                             "require_coverage", "shard", "all_games", "lang", "rerun_failed"})
 
 
 def run_options() -> tuple[Option, ...]:

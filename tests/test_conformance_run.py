@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import engine_sources
 import pytest
 
@@ -219,3 +221,22 @@ def test_a_hanging_in_process_engine_errors_its_scenario_not_the_run(oracle, eng
     messages = [s["message"] for r in run.report["rules"] if r["id"] == "ti4:2.1"
                 for s in r["scenarios"] if s["status"] == "error"]
     assert all("no answer to 'act' within 1.5 s" in m for m in messages)
+
+
+def test_rerun_failed_runs_again_only_what_did_not_pass(oracle, pytester):
+    """pytest's --lf for a report: failed, errored and blocked scenarios (Outline rows one
+    by one), and every one when nothing failed; a report that cannot be read is exit 2."""
+    first = oracle("run", "--engine", "mutant:hand_limit_off_by_one", "--rule", "ti4")
+    (pytester.path / "r.json").write_text(json.dumps(first.report))
+    again = {(s["location"], s["name"]) for s in first.scenarios()
+             if s["status"] in ("fail", "error", "blocked")}
+    assert first.scenarios("blocked") and len(again) < len(first.scenarios())
+    rerun = oracle("run", "--engine", "mutant:hand_limit_off_by_one", "--rule", "ti4",
+                   "--rerun-failed", "r.json")
+    assert rerun.code == 1, rerun.out + rerun.err
+    assert {(s["location"], s["name"]) for s in rerun.scenarios()} == again
+    clean = oracle("run", "--rule", "ti4:2.1")
+    (pytester.path / "ok.json").write_text(json.dumps(clean.report))
+    every = oracle("run", "--rule", "ti4:2.1", "--rerun-failed", "ok.json")
+    assert every.code == 0 and len(every.scenarios()) == len(clean.scenarios())
+    assert oracle("run", "--rerun-failed", "missing.json").code == 2

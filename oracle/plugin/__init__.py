@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from oracle import options
-from oracle.plugin import collect, verdicts
+from oracle.plugin import collect, rerun, verdicts
 from oracle.plugin.run import ORDER_PROPERTY, OracleRun, order_key, run_key
 from oracle.report.model import USER_PROPERTY
 from oracle.scenario.world import ScenarioWorld
@@ -130,6 +130,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             continue
         chosen = run.selected is None or isinstance(item, collect.ExploreItem) or (
             set(verdicts.rules_of(item)) & run.selected)
+        if run.rerun is not None:  # --rerun-failed: what did not pass there, explorations not
+            chosen = chosen and not isinstance(item, collect.ExploreItem) and rerun.wanted(
+                run, item)
         (keep if chosen else drop).append(item)
     if run.shard:  # a scenario of another shard was never built; an exploration is split so
         ours: list[pytest.Item] = []

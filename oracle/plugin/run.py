@@ -26,8 +26,9 @@ from oracle import options as run_options
 from oracle.engines import ConnectOptions, EngineClient, EngineSpec, EngineSpecError, connect
 from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.plugin.breaker import NOT_RUN_PROPERTY, Breaker, report_not_run, waiting
+from oracle.plugin.rerun import failed_in
 from oracle.plugin.verdicts import rules_of, untraced_report
-from oracle.report import Report, ScenarioVerdict, Status, build_report
+from oracle.report import Report, ReportFileError, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
 from oracle.report.formats.table import counts, engine_line, render_table, unsupported_summary
@@ -107,6 +108,9 @@ class OracleRun:
     verdict_order: list[int] = field(default_factory=list)
     engines: dict[str, dict[str, Any]] = field(default_factory=dict)
     _clients: dict[str, EngineClient] = field(default_factory=dict)
+    #: ``--rerun-failed``: the (location, name) of the scenarios to run again (None: all).
+    rerun: frozenset[tuple[str, str]] | None = None
+    rerun_note: str = ""
     #: Engines given up (failed at start-up, or too many timeouts in a row), and why.
     breaker: Breaker = field(default_factory=lambda: Breaker(EngineSpec("reference")))
     interrupted: bool = False
@@ -176,12 +180,15 @@ class OracleRun:
                 breaker=Breaker(spec, values["max_timeouts"]),
                 editions=run_editions.choose_editions(values.get("edition") or (), games),
             )
+            if values["rerun_failed"]:
+                run.rerun, run.rerun_note = _rerun(Path(values["rerun_failed"]))
             if values["expectations"]:
                 run.expectations = load_expectations(
                     Path(values["expectations"]),
                     [i for g in games.values() for i in g.catalog.ids()]
                     + sorted(rulings.added_ids()))
-        except (EngineSpecError, CatalogFileError, ExpectationsError, OutputError) as exc:
+        except (EngineSpecError, CatalogFileError, ExpectationsError, OutputError,
+                ReportFileError) as exc:
             raise pytest.UsageError(str(exc)) from exc
         return run
 
@@ -375,6 +382,7 @@ class OracleRun:
         shard = f", shard {self.shard[0]}/{self.shard[1]}" if self.shard else ""
         note = f"\nrules-oracle: {self.features_note}" if self.features_note else ""
         editions = "".join(f", {g} as of edition {e.name}" for g, e in self.editions.items())
+        note += f"\nrules-oracle: {self.rerun_note}" if self.rerun_note else ""
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
                 f"{self.seed}{shard}{editions} ({time.strftime('%Y-%m-%d')}){note}")
 
@@ -629,6 +637,15 @@ def stale_note(stale: list[ScenarioResult]) -> str:
 def scenario_seed(base: int, game: str, test_name: str) -> int:
     """A per-scenario seed: stable across runs and xdist workers, changed by --seed."""
     return zlib.crc32(f"{base}:{game}:{test_name}".encode())
+
+
+def _rerun(path: Path) -> tuple[frozenset[tuple[str, str]] | None, str]:
+    """``--rerun-failed``'s scenarios and what the header says of them."""
+    failed = failed_in(path)
+    if not failed:
+        return None, f"--rerun-failed {path}: no scenario failed there; running every one"
+    return failed, (f"--rerun-failed {path}: running the {len(failed)} scenario(s) that "
+                    "failed, errored or were blocked there")
 
 
 def _distributes(config: pytest.Config) -> bool:

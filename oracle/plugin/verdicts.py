@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import shlex
 import textwrap
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from oracle import options
+from oracle.plugin.rerun import scenario_identity
 from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
 from oracle.scenario.diagnosis import Blame
@@ -24,7 +24,6 @@ from oracle.scenario.outcomes import (
     RuleViolation,
     UnexpectedRejection,
 )
-from oracle.suite.bdd import example_row, row_name, scenario_behind
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
@@ -167,14 +166,12 @@ def probed(report: pytest.TestReport, verdict: ScenarioVerdict) -> ScenarioVerdi
 def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
                  ) -> ScenarioVerdict:
     rules = rules_of(item)
-    behind = scenario_behind(getattr(item, "obj", None))
-    name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
     # A ruling is declared on the scenario (an outline's every row is one of its scenarios):
     # looked up by the scenario's own name, before a row's values are added to it.
-    ruling = run.ruling_of(path, name)
-    cites = run.cites_of(path, name) if behind else ()
-    stale = run.stale_of(path, name) if behind else ()
-    name = row_name(name, example_row(item))
+    written, name, path, line = scenario_identity(item)
+    ruling = run.ruling_of(path, written)
+    cites = run.cites_of(path, written) if line else ()
+    stale = run.stale_of(path, written) if line else ()
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
     status, blame = judge(world, call.excinfo.value if call.excinfo else None)
     message = ""
