@@ -24,17 +24,7 @@ if _sys.argv and _os.path.basename(_sys.argv[0]) == "rules-oracle":
     if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
         _signal.signal(_signal.SIGINT, _stop_while_starting)
 
-# In a source checkout the packages ``oracle.steps`` and ``oracle.features`` are the folders
-# ``steps/`` and ``features/`` beside this one (an install maps them there, see pyproject.toml).
-# Without this, a checkout's ``oracle`` that shadows an installed one (``python -m oracle.pipe``
-# run from the checkout puts it first on sys.path) could not find its own steps and features:
-# such a piped engine died at every start, and each scenario paid a process start to learn it.
-_checkout = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
-if all(_os.path.isfile(_os.path.join(_checkout, *part)) for part in
-       (("pyproject.toml",), ("steps", "__init__.py"), ("features", "__init__.py"))):
-    __path__.append(_checkout)
-
-from oracle.protocol import PROTOCOL_VERSION, Engine  # noqa: E402
+from oracle.protocol import PROTOCOL_VERSION, Engine
 
 __all__ = ["PROTOCOL_VERSION", "Engine", "Report", "connect", "load_report"]
 __version__ = "0.1.0"

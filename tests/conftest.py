@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -37,6 +38,31 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # that the xdist controller and every worker see it before any test module is collected.
 configuration.set_hypothesis_home_dir(
     Path(tempfile.gettempdir()) / f"rules-oracle-tests-hypothesis-{os.getuid()}")
+
+
+# The oracle's cache folder (parses kept across runs, ``oracle.suite.cache``) is a temporary
+# folder of this test session, for every process of it (the xdist workers, the commands the
+# tests start): one test run never reads what another left, nor fills the user's cache. Set
+# on import, before test modules read any feature file, by the first process (the xdist
+# controller), which removes it at the end; its workers inherit it.
+_OWN_CACHE = "RULES_ORACLE_TESTS_CACHE"
+if _OWN_CACHE not in os.environ:
+    os.environ[_OWN_CACHE] = tempfile.mkdtemp(prefix="rules-oracle-tests-cache-")
+    _MADE_CACHE: str | None = os.environ[_OWN_CACHE]
+else:
+    _MADE_CACHE = None
+os.environ["RULES_ORACLE_CACHE_DIR"] = os.environ[_OWN_CACHE]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _MADE_CACHE is not None:
+        shutil.rmtree(_MADE_CACHE, ignore_errors=True)
+
+
+@pytest.fixture
+def oracle_cache() -> Path:
+    """This test session's cache folder (``RULES_ORACLE_CACHE_DIR``)."""
+    return Path(os.environ["RULES_ORACLE_CACHE_DIR"])
 
 
 @dataclass

@@ -16,10 +16,10 @@ from oracle.report.expectations import ExpectationsError, load_expectations
 from oracle.suite import filecheck
 from oracle.suite.catalog import CatalogFileError
 from oracle.suite.drift import load_contradictions
-from oracle.suite.games import discover_games, installed_features_dir
+from oracle.suite.games import bundled_features_dir, discover_games
 from oracle.suite.lint import read_suite
 
-BUNDLED = installed_features_dir()
+BUNDLED = bundled_features_dir()
 
 
 @pytest.fixture(scope="module")

@@ -244,9 +244,6 @@ def test_the_counterexample_round_trips_through_a_feature_file(oracle, pytester,
     # Why: pytest-benchmark, where the machine has it installed, makes its own
     # .benchmarks/ folder in every run; that is the plugin's doing, not the oracle's.
     monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:benchmark")
-    # The Gherkin parse cache lives in ~/.cache/rules-oracle, and pytester makes HOME
-    # the scratch folder: point it elsewhere, as a real user's HOME is.
-    monkeypatch.setenv("XDG_CACHE_HOME", str(pytester.path.parent / "xdg-cache"))
     out = pytester.path / "found"
     before = sorted(p.name for p in pytester.path.iterdir())
     run = oracle("run", "--engine", "mutant:lazy_reshuffle", "--rule", "ti4:2.1",

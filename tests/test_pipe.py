@@ -361,20 +361,27 @@ def test_an_engine_that_never_starts_is_given_up_after_a_few_tries(pipes, script
     assert f"failed to start {MAX_FAILED_STARTS} times in a row" in replies[-1]["message"]
 
 
-def test_a_checkout_serves_its_own_steps_and_features(tmp_path: Path):
-    """``python -m oracle.pipe serve`` run from a source checkout imports the checkout's
-    ``oracle`` (the working directory comes first on sys.path), installed or not: its
-    ``oracle.steps`` and ``oracle.features`` must be the checkout's folders too. (A
-    non-editable install used to leave them missing: the engine died at every start.)"""
+def test_a_checkout_shadowing_the_installed_oracle_says_so(tmp_path: Path):
+    """``python -m ...`` run from a source checkout imports the checkout's ``oracle`` (the
+    current folder comes first on sys.path). Nothing edits ``oracle.__path__`` to make that
+    work any more: with an editable install the installed features are the checkout's
+    anyway, and over a non-editable one (simulated here: no site, so no editable finder)
+    the first use of the bundled features says what happened and what to do, instead of
+    failing with a bare ModuleNotFoundError."""
+    import sysconfig
+
     repo = Path(__file__).resolve().parents[1]
-    for name in ("oracle", "steps", "features", "pyproject.toml"):
-        (tmp_path / name).symlink_to(repo / name)
-    code = ("import oracle.steps.common as s, oracle.features as f, oracle.suite.games as g\n"
-            "print(s.__file__); print(f.__file__); print(sorted(g.discover_games()))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                         text=True, check=True).stdout.splitlines()
-    assert out[0].startswith(str(tmp_path)) and out[1].startswith(str(tmp_path)), out
-    assert out[2] == "['eu-pop', 'ti4']"
+    (tmp_path / "oracle").symlink_to(repo / "oracle")
+    code = ("import oracle, oracle.suite.games as g\n"
+            "assert not any('steps' in p for p in oracle.__path__), oracle.__path__\n"
+            "g.discover_games()\n")
+    done = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, text=True,
+                          capture_output=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                              [str(tmp_path), sysconfig.get_paths()["purelib"]])})
+    assert done.returncode != 0
+    assert "has no bundled features (oracle.features): it is a source checkout imported " \
+        "in place of the installed rules-oracle" in done.stderr, done.stderr
+    assert "pip install -e ." in done.stderr
 
 
 def test_a_timeout_kills_the_engine(pipes, script):

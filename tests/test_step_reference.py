@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from oracle.cli import main
-from oracle.suite import games as games_module
 from oracle.suite.games import (
     bundled_features_dir,
     checkout_features_dir,
@@ -57,20 +56,22 @@ def test_suggestions_rank_steps_sharing_verb_and_shape_first(text, meant):
     assert words.closest("when", text)[0].startswith(meant)
 
 
-def test_a_checkout_runs_its_own_features_and_says_when_the_installed_differ(tmp_path,
-                                                                              monkeypatch):
+def test_a_run_finds_the_same_features_from_every_folder_and_names_a_differing_checkout(
+        tmp_path, monkeypatch):
     checkout = tmp_path / "checkout"
     shutil.copytree(ROOT / "features", checkout / "features")
     (checkout / "pyproject.toml").write_text('[project]\nname = "rules-oracle"\n')
     (checkout / "sub").mkdir()
     monkeypatch.chdir(checkout / "sub")
+    installed = bundled_features_dir()
     assert checkout_features_dir() == checkout / "features"
-    assert bundled_features_dir() == checkout / "features"
-    monkeypatch.setattr(games_module, "installed_features_dir", lambda: ROOT / "features")
-    assert features_note() == (f"features from the checkout {checkout / 'features'} (the "
-                               "installed copy is the same)")
+    assert installed != checkout / "features"  # never the folder it is run from
+    assert features_note() == ""  # the same files: nothing to say
     edited = checkout / "features" / "ti4" / "drawing.feature"
     edited.write_text(edited.read_text() + "\n")
-    assert "differs in 1 file(s): ti4/drawing.feature" in features_note()
+    note = features_note()
+    assert note.startswith(f"the installed features at {installed.resolve()} are used, not "
+                           f"those of the checkout {checkout / 'features'}, which differ in 1 "
+                           "file(s): ti4/drawing.feature")
     monkeypatch.chdir(tmp_path)
-    assert checkout_features_dir() is None and features_note() == ""
+    assert bundled_features_dir() == installed and features_note() == ""

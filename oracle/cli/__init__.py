@@ -153,14 +153,12 @@ def _parser() -> argparse.ArgumentParser:
 def list_steps(wanted: Sequence[str] = (), markdown: bool = False,
                features: Sequence[str] = ()) -> int:
     """Print the step reference, so a committee can write a ruling without reading Python."""
-    from pathlib import Path
-
     from oracle.suite.catalog import CatalogFileError
-    from oracle.suite.games import bundled_features_dir, discover_games
+    from oracle.suite.games import discover_games, feature_roots
     from oracle.suite.reference import render_reference
 
     try:
-        games = discover_games([bundled_features_dir(), *(Path(f) for f in features)])
+        games = discover_games(feature_roots(features))
     except CatalogFileError as exc:
         print(f"rules-oracle steps: {exc}", file=sys.stderr)
         return 2
@@ -176,17 +174,14 @@ def list_steps(wanted: Sequence[str] = (), markdown: bool = False,
 
 def run_smoke(ns: argparse.Namespace) -> int:
     """``rules-oracle smoke``: 0 every check ok, 1 some check failed, 2 a bad spec."""
-    from pathlib import Path
-
     from oracle.engines.smoke import render, smoke
     from oracle.engines.spec import DEFAULT_TIMEOUT
     from oracle.suite.catalog import CatalogFileError
-    from oracle.suite.games import bundled_features_dir, discover_games
+    from oracle.suite.games import discover_games, feature_roots
 
     try:
         spec = EngineSpec.parse(ns.oracle_engine)
-        games = discover_games([bundled_features_dir(),
-                                *(Path(f) for f in ns.oracle_features)])
+        games = discover_games(feature_roots(ns.oracle_features))
         results = smoke(spec, games, ns.oracle_timeout or DEFAULT_TIMEOUT,
                         ns.oracle_startup_timeout)
     except (EngineSpecError, CatalogFileError) as exc:

@@ -47,10 +47,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def main(ns: argparse.Namespace) -> int:
     from oracle.scenario.cards import class_cards
     from oracle.suite.catalog import CatalogFileError, read_game_file
-    from oracle.suite.games import bundled_features_dir, discover_games
+    from oracle.suite.games import discover_games, feature_roots
 
     try:
-        games = discover_games([bundled_features_dir(), *(Path(f) for f in ns.oracle_features)])
+        games = discover_games(feature_roots(ns.oracle_features))
     except CatalogFileError as exc:
         print(f"rules-oracle cards: {exc}", file=sys.stderr)
         return 2

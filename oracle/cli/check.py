@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from oracle import options
 from oracle.report.judge import Exit
 from oracle.suite.catalog import CatalogFileError
-from oracle.suite.games import bundled_features_dir, discover_games
+from oracle.suite.games import discover_games, feature_roots
 from oracle.suite.lint import check_suite
 
 
@@ -37,8 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def main(ns: argparse.Namespace) -> int:
     try:
-        games = discover_games([bundled_features_dir(),
-                                *(Path(f).resolve() for f in ns.oracle_features)])
+        games = discover_games(feature_roots(ns.oracle_features))
     except CatalogFileError as exc:
         print(f"rules-oracle check: {exc}", file=sys.stderr)
         return Exit.USAGE

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: every command builds its parser, few run it
@@ -27,10 +26,10 @@ def chosen_games(wanted: Iterable[str], features: Iterable[str]
     """(every game the bundled features and the folders hold, the ones ``wanted``: all of
     them when none is); UsageError for a game no folder holds. CatalogFileError (from the
     discovery) for a bad folder."""
-    from oracle.suite.games import bundled_features_dir, discover_games
+    from oracle.suite.games import discover_games, feature_roots
 
     wanted = list(wanted)
-    games = discover_games([bundled_features_dir(), *(Path(f).resolve() for f in features)])
+    games = discover_games(feature_roots(features))
     unknown = [g for g in wanted if g not in games]
     if unknown:
         raise UsageError(f"--game {unknown[0]}: no such game (games: {', '.join(games)})")

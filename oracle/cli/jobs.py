@@ -63,8 +63,8 @@ def run_in_jobs(ns: argparse.Namespace) -> int:
                 stream, output = Path(tmp) / f"shard-{k}.jsonl", Path(tmp) / f"shard-{k}.out"
                 out = output.open("wb")
                 # The pytest command line ``rules-oracle run`` would use, in its own process,
-                # streaming its reports.
-                argv = [sys.executable, "-m", "pytest", *to_pytest(child),
+                # streaming its reports (-P: the installed oracle, whatever the folder).
+                argv = [sys.executable, "-P", "-m", "pytest", *to_pytest(child),
                         "-p", "oracle.plugin.shards", f"{STREAM_OPTION}={stream}"]
                 shards.append(Shard(subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
                                                      stdin=subprocess.DEVNULL, env=env),

@@ -67,11 +67,10 @@ def _check_shared(ns: argparse.Namespace) -> list[tuple[str, str]]:
     import pytest
 
     from oracle.plugin.run import selected_rules
-    from oracle.suite.games import bundled_features_dir, discover_games
+    from oracle.suite.games import discover_games, feature_roots
     from oracle.suite.lint import find_rulings
 
-    roots = [bundled_features_dir(), *(Path(d).resolve() for d in ns.oracle_features)]
-    games = discover_games(roots)
+    games = discover_games(feature_roots(ns.oracle_features))
     try:
         rulings = find_rulings(games.values(), games)  # committee ids select too
         selected_rules(ns.oracle_rule, games, rulings)
@@ -86,7 +85,9 @@ def run_engine(spec: str, shared: Sequence[str], out: Path) -> EngineColumn:
     from oracle.report import ReportFileError, load_report
     from oracle.report.matrix import EngineColumn
 
-    command = [sys.executable, "-m", "oracle.cli", "run", "--engine", spec, "--json",
+    # -P: the installed oracle, even run from inside a source checkout (python -m would
+    # put the current folder first on sys.path).
+    command = [sys.executable, "-P", "-m", "oracle.cli", "run", "--engine", spec, "--json",
                str(out), *shared]
     try:
         done = subprocess.run(command, capture_output=True, text=True, errors="replace",

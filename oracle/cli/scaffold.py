@@ -7,7 +7,8 @@ smoke`` passes out of the box and a run reports every rule ``unsupported`` with 
 never a crash; the team then fills in one method at a time (docs/adapters.md).
 
 The files are templates shipped as package data (``oracle/cli/templates``), filled with a
-few names; nothing in them imports rules-oracle, so the adapter lives in the engine's
+few names (``string.Template``: ``${run}``; a literal ``$`` is ``$$``); nothing in them
+imports rules-oracle, so the adapter lives in the engine's
 repository on its own.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import string
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -57,21 +59,19 @@ def skeleton_files(lang: str, games: Sequence[Game]) -> dict[str, str]:
     names = ", ".join(f"{g.title} (`{g.id}`)" for g in games)
     only = f" --rule {games[0].id}" if len(games) == 1 else ""
     fill = {
-        "__RUN__": f"rules-oracle run --engine {shlex.quote(language.spec)}{only}",
-        "__GAMES_PY__": json.dumps(listed),
-        "__GAMES_JSON__": json.dumps(listed).replace('"', "'"),
-        "__GAMES_TEXT__": names,
-        "__LANG__": language.name,
-        "__FILE__": language.filename,
-        "__SPEC_QUOTED__": shlex.quote(language.spec),
-        "__FIRST_RULE__": first_rule,
+        "run": f"rules-oracle run --engine {shlex.quote(language.spec)}{only}",
+        "games_py": json.dumps(listed),
+        "games_json": json.dumps(listed).replace('"', "'"),
+        "games_text": names,
+        "lang": language.name,
+        "file": language.filename,
+        "spec_quoted": shlex.quote(language.spec),
+        "first_rule": first_rule,
     }
     files = {}
     for template, filename in ((language.template, language.filename),
                                ("README.md.tmpl", "README.md")):
-        text = _template(template)
-        for key, value in fill.items():
-            text = text.replace(key, value)
+        text = string.Template(_template(template)).substitute(fill)
         files[filename] = text
     return files
 

@@ -27,7 +27,7 @@ from typing import Any
 from oracle.mutants import Mutant, game_mutants
 from oracle.mutants.harness import flagged_rules, game_cases, mutant_outcomes, trace_cases
 from oracle.report.model import FAILING
-from oracle.suite.games import Game, discover_games
+from oracle.suite.games import Game, discover_games, feature_roots
 
 
 @dataclass(frozen=True)
@@ -181,12 +181,7 @@ def importable_here() -> None:
 def main(json_path: str | None, features: list[str], only: list[str],
          quiet: bool = False, prune: bool = True, listing: bool = False) -> int:
     importable_here()
-    roots = None
-    if features:
-        from oracle.suite.games import bundled_features_dir
-
-        roots = [bundled_features_dir(), *(Path(f).resolve() for f in features)]
-    games = discover_games(roots)
+    games = discover_games(feature_roots(features))
     unknown = [g for g in only if g not in games]
     if unknown:
         print(f"rules-oracle selftest: no game {', '.join(unknown)} (games: {', '.join(games)})",

@@ -47,13 +47,7 @@ from oracle.suite import reviews as run_reviews
 from oracle.suite.bdd import scenario_behind
 from oracle.suite.catalog import CatalogFileError, Edition
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
-from oracle.suite.games import (
-    Game,
-    bundled_features_dir,
-    discover_games,
-    features_note,
-    languages,
-)
+from oracle.suite.games import Game, discover_games, feature_roots, features_note, languages
 from oracle.suite.lint import check_suite, find_rulings, rule_tags
 from oracle.suite.rulings import Ruling, Rulings
 
@@ -148,7 +142,7 @@ class OracleRun:
             raise pytest.UsageError("--explore-out DIR writes exploration counterexamples, so "
                                     "it needs --explore; add --explore, or leave it out")
         note = features_note()
-        roots = [bundled_features_dir(), *(Path(d).resolve() for d in values["features"])]
+        roots = feature_roots(values["features"])
         is_worker = hasattr(config, "workerinput")
         try:
             spec = EngineSpec.parse(values["engine"])

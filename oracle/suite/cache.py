@@ -7,7 +7,10 @@ is valid for as long as those bytes exist, so it is kept in a cache folder outsi
 user's tree:
 
 - ``RULES_ORACLE_CACHE_DIR`` if set (empty or ``off``: no cache kept at all);
-- else ``$XDG_CACHE_HOME/rules-oracle``, else ``~/.cache/rules-oracle``.
+- else the platform's user cache folder (``platformdirs``): ``$XDG_CACHE_HOME/rules-oracle``
+  or ``~/.cache/rules-oracle`` on Linux, ``~/Library/Caches/rules-oracle`` on macOS,
+  ``%LOCALAPPDATA%/rules-oracle/Cache`` on Windows. The oracle's own tests keep theirs in a
+  temporary folder (``tests/conftest.py``), so one test run never changes the next.
 
 Anything wrong with the folder (unwritable, full, a damaged entry) costs a parse, never a
 run: a cache entry is only ever a copy of what would be computed.
@@ -32,8 +35,9 @@ def cache_dir() -> Path | None:
     chosen = os.environ.get("RULES_ORACLE_CACHE_DIR")
     if chosen is not None:
         return None if chosen.strip() in ("", "off") else Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rules-oracle"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("rules-oracle", appauthor=False))
 
 
 def content_key(data: bytes, *salt: str) -> str:

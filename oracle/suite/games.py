@@ -1,7 +1,7 @@
 """The games the oracle knows: one folder of data per game, found, not listed.
 
 A game is a folder under the bundled ``features/`` (or any folder given with
-``--oracle-features``) holding a ``game.yaml`` manifest: its id, its catalog
+``--features``: ``feature_roots``) holding a ``game.yaml`` manifest: its id, its catalog
 and card-facts files, its step module and its reference engine. The core
 reads only these manifests, so adding a game never changes the core.
 """
@@ -139,10 +139,27 @@ def _check_flags(path: Path, plays: dict[str, Any]) -> None:
                     "asks for)")
 
 
-def installed_features_dir() -> Path:
-    """Where the features of the installed package live (the checkout itself when the
-    package is installed in editable mode)."""
-    return Path(str(importlib.resources.files("oracle.features")))
+def bundled_features_dir() -> Path:
+    """The bundled features: the installed package's ``oracle.features`` (for an editable
+    install, the checkout's ``features/`` itself), whatever the current folder. A run adds
+    other folders with ``--features`` (``feature_roots``), never by where it is run from."""
+    try:
+        return Path(str(importlib.resources.files("oracle.features")))
+    except ModuleNotFoundError as exc:
+        import oracle
+
+        raise CatalogFileError(
+            f"the oracle package imported from {next(iter(oracle.__path__))} has no bundled "
+            "features (oracle.features): it is a source checkout imported in place of the "
+            "installed rules-oracle (python -m puts the current folder first on sys.path). "
+            "Install the checkout (pip install -e .), or run the command from another "
+            "folder (or with python -P)") from exc
+
+
+def feature_roots(features: Iterable[str | Path] = ()) -> list[Path]:
+    """The folders of games a command reads: the bundled features, then each ``--features``
+    folder (resolved), in the order given. Every command finds its games through here."""
+    return [bundled_features_dir(), *(Path(f).resolve() for f in features)]
 
 
 def checkout_features_dir(start: Path | None = None) -> Path | None:
@@ -157,31 +174,22 @@ def checkout_features_dir(start: Path | None = None) -> Path | None:
     return None
 
 
-def bundled_features_dir() -> Path:
-    """The bundled features a run uses: a source checkout's own when run from inside one.
-
-    Why: after ``pip install .`` the installed copy of ``features/`` is a snapshot, and a
-    committee editing the checkout's feature files would otherwise run the old ones without
-    a word. ``features_note`` says when the two differ.
-    """
-    checkout = checkout_features_dir()
-    return checkout if checkout is not None else installed_features_dir()
-
-
 def features_note() -> str:
-    """What a run should say about where its bundled features come from: nothing when they
-    are the installed package's, else the checkout's and which installed files differ."""
-    installed = installed_features_dir().resolve()
+    """What a run says about where its bundled features come from: nothing, unless it is run
+    from inside a source checkout whose ``features/`` differ from the installed ones, which
+    are the ones used (so that a run does not change with the folder it is run from); then
+    which files differ and how to run the checkout's."""
+    installed = bundled_features_dir().resolve()
     checkout = checkout_features_dir()
     if checkout is None or checkout.resolve() == installed:
         return ""
     differ = _differing(installed, checkout)
     if not differ:
-        return f"features from the checkout {checkout} (the installed copy is the same)"
+        return ""
     shown = ", ".join(differ[:4]) + (f" and {len(differ) - 4} more" if len(differ) > 4 else "")
-    return (f"features from the checkout {checkout}, not the installed copy at {installed}, "
-            f"which differs in {len(differ)} file(s): {shown}; 'pip install .' again to "
-            "update it")
+    return (f"the installed features at {installed} are used, not those of the checkout "
+            f"{checkout}, which differ in {len(differ)} file(s): {shown}; 'pip install -e .' "
+            "in the checkout runs its own")
 
 
 def _differing(installed: Path, checkout: Path) -> list[str]:
@@ -236,7 +244,7 @@ def discover_games(roots: list[Path] | None = None) -> dict[str, Game]:
     adds its feature files to that game: that is how a committee keeps its
     own scenarios outside the bundled suite.
     """
-    roots = roots or [bundled_features_dir()]
+    roots = roots or feature_roots()
     for root in roots:
         if not root.is_dir():
             raise CatalogFileError(f"{root}: no such folder of games; --features takes a "
