@@ -166,7 +166,11 @@ from oracle.suite.games import discover_games
 
 target = int(sys.argv[1])
 have = len(Vocabulary(step_modules(discover_games()["ti4"])).defs)
-lines = ["from pytest_bdd import given, parsers, then, when"]
+try:  # the oracle's step decorators (pytest-bdd's own before oracle.suite.stepdefs)
+    import oracle.suite.stepdefs
+    lines = ["from oracle.suite.stepdefs import given, parsers, then, when"]
+except ImportError:
+    lines = ["from pytest_bdd import given, parsers, then, when"]
 kinds = ("given", "when", "then")
 for i in range(max(0, target - have)):
     kind = kinds[i % 3]

@@ -201,12 +201,17 @@ CORE_OPTIONS: tuple[Option, ...] = (
            "sentence the edition lacks is untestable, 'not in this edition', and each rule "
            "reads as the edition words it; NAME, or GAME:NAME where two games share a name; "
            "repeatable, one per game", metavar="[GAME:]NAME", kind="list"),
+    Option("bdd_public", "run scenarios through pytest-bdd's public API only: the same "
+           "verdicts, about twice the time per scenario; for a pytest-bdd version the "
+           "oracle's faster step runner was not checked against (it refuses to start)",
+           kind="flag"),
 )
 
 #: Options that shape which scenarios run or how, and so belong in a reproduce command.
 #: The others (reports, selection, exploration, shards, requirements) do not.
 NOT_REPRODUCING = frozenset({"rule", "explore", "explore_examples", "explore_out",
-                             "require_coverage", "shard", "all_games", "lang", "rerun_failed"})
+                             "require_coverage", "shard", "all_games", "lang", "rerun_failed",
+                             "bdd_public"})
 
 
 def run_options() -> tuple[Option, ...]:

@@ -17,8 +17,6 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from pytest_bdd import given, parsers, then, when
-
 from oracle.protocol import REFEREE, Rejected
 from oracle.scenario.outcomes import EngineLacks, RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
@@ -33,6 +31,7 @@ from oracle.suite.dsl import (
     parse_names,
     parse_pile,
 )
+from oracle.suite.stepdefs import given, parsers, then, when
 
 NAME = r"[A-Z][\w'-]*"
 VIEWER = rf"{NAME}|a spectator"

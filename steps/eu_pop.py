@@ -24,8 +24,6 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from pytest_bdd import given, parsers, then, when
-
 from oracle.protocol import REFEREE, Rejected
 from oracle.scenario.cards import card_facts
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
@@ -34,6 +32,7 @@ from oracle.scenario.world import ScenarioWorld
 from oracle.steps.common import card_word, play_and_pass
 from oracle.suite.arguments import Argument, Kind
 from oracle.suite.dsl import describe_cards, parse_cards, parse_count, parse_names
+from oracle.suite.stepdefs import given, parsers, then, when
 
 GAME = "eu-pop"
 DECKS = ("administrative", "diplomatic", "military")

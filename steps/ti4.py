@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pytest_bdd import given, parsers, then, when
-
 from oracle.protocol import REFEREE
 from oracle.scenario.cards import class_members
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
@@ -29,6 +27,7 @@ from oracle.suite.dsl import (
     parse_names,
     parse_quoted,
 )
+from oracle.suite.stepdefs import given, parsers, then, when
 
 NAME = r"[A-Z][\w'-]*"
 DECK = "action"

@@ -243,7 +243,7 @@ def test_a_feature_file_that_does_not_parse_is_refused(oracle, toy):
 def test_a_step_matching_two_definitions_is_refused(oracle, toy, pytester):
     """All games' step modules load together: a phrase two definitions accept is ambiguous."""
     pytester.makepyfile(toysteps='''
-from pytest_bdd import given
+from oracle.suite.stepdefs import given
 
 @given("the players are Ann and Ben")
 def _special(oracle_world):

@@ -67,7 +67,7 @@ def _shown(path: Path, games: Mapping[str, Game]) -> str:
 def _row_names(doc: ScenarioDoc) -> list[str]:
     """A scenario's runnable names as runs and the harness give them (an outline: a row
     each)."""
-    from oracle.suite.bdd import row_name
+    from oracle.suite.runnable import row_name
 
     return [row_name(doc.name, dict(row)) for row in doc.examples] or [doc.name]
 

@@ -3,7 +3,7 @@
 Why not one ``rules-oracle run`` per mutant: each paid 1-2.5 s of imports and ran every
 scenario of its game; with hundreds of mutants that is most of the oracle's test time. Here
 every scenario runs in this process through the same pieces as a real run: the scenario as
-pytest-bdd renders it (``oracle.suite.bdd.rendered_scenarios``, outline rows included), the
+pytest-bdd renders it (``oracle.suite.runnable.rendered_scenarios``, outline rows included), the
 same step definitions (``oracle.suite.vocabulary``), the same world and the same seed
 (``oracle.plugin.run.scenario_seed`` of the test name a run gives it), the same end of
 scenario check (``ScenarioWorld.finish``) and the same verdict classification
@@ -32,16 +32,15 @@ from typing import Any
 
 from oracle.engines import EngineClient, EngineSpec, factory_for, make_engine
 from oracle.mutants import Mutant
-from oracle.plugin.collect import test_names
 from oracle.plugin.run import scenario_seed
 from oracle.plugin.verdicts import judge
 from oracle.report.model import ScenarioVerdict, Status
 from oracle.scenario.world import ScenarioWorld
-from oracle.suite.bdd import rendered_scenarios, row_name
 from oracle.suite.features import read_feature
 from oracle.suite.games import Game
 from oracle.suite.lint import rule_tags
 from oracle.suite.rulings import read_rulings
+from oracle.suite.runnable import rendered_scenarios, row_name, test_names
 from oracle.suite.vocabulary import vocabulary_for
 
 
@@ -95,7 +94,7 @@ def _cases(game_id: str, files: tuple[Path, ...], rule_ids: tuple[str, ...]
         for doc in read_feature(path).scenarios:
             rules = tuple(rule_tags(doc.tag_names))
             ruling = rulings.of(doc) if rulings is not None else None
-            for rendered in rendered_scenarios(path, doc.name):
+            for rendered in rendered_scenarios(doc):
                 test_name = names[doc.name] + (
                     f"[{rendered.example_id}]" if rendered.example_id is not None else "")
                 cases.append(Case(game_id, row_name(doc.name, dict(rendered.row)), test_name,

@@ -21,11 +21,10 @@ from typing import Any
 import pytest
 
 from oracle import options
-from oracle.plugin import collect, rerun, verdicts
+from oracle.plugin import bdd, collect, rerun, verdicts
 from oracle.plugin.run import ORDER_PROPERTY, OracleRun, order_key, run_key
 from oracle.report.model import USER_PROPERTY
 from oracle.scenario.world import ScenarioWorld
-from oracle.suite.bdd import route_steps, share_parses
 from oracle.suite.lint import RULE_TAG
 
 __all__ = ["oracle_world"]
@@ -46,9 +45,10 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
+    if not run.bdd_public:  # pytest-bdd checked, each scenario run by oracle.plugin.bdd
+        bdd.install(config)
+        run.scenario_test = bdd.scenario_test
     run.pause_gc()  # until the tests start: checking and collecting make no garbage
-    share_parses()  # pytest-bdd reads the documents the suite checks parsed
-    route_steps()  # and finds each step's dispatcher directly
     roots = [str(r) for r in run.roots]
     source = config.args_source
     if source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:

@@ -2,13 +2,16 @@
 
 pytest-bdd binds scenarios to test functions in a Python module. The oracle must run
 features from any folder (the bundled ones, a committee's own) with no module beside them,
-so each feature file becomes a ``pytest.Module`` whose module object is built in memory:
-one test function per scenario, made by pytest-bdd's own ``scenario``.
+so each feature file becomes a ``pytest.Module`` whose module object is built in memory
+(and handed to pytest through the node's public ``obj``): one test function per scenario,
+made by pytest-bdd's own ``scenario`` (or by ``oracle.plugin.bdd``, which runs it faster).
 
 The module also holds the step definitions pytest-bdd looks for, as fixtures visible to its
 tests only: one per kind (``oracle.suite.dispatch``), which runs each step through the
 vocabulary of the file's game (the shared steps and the game's own module), so each game's
-phrases are scoped to its own features and two games may use the same phrase.
+phrases are scoped to its own features and two games may use the same phrase. Each test
+carries the scenario it runs, and an outline's test its example row, for its verdict
+(``oracle.plugin.verdicts.scenario_key``).
 """
 
 from __future__ import annotations
@@ -20,19 +23,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import pytest_bdd
 
+from oracle.plugin.verdicts import ScenarioRef, scenario_key
 from oracle.suite import dispatch
-from oracle.suite.bdd import ROUTES, python_names, routes_to, scenario_test, step_fixtures
 from oracle.suite.features import read_feature
+from oracle.suite.runnable import test_names
 from oracle.suite.vocabulary import vocabulary_for
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
     from oracle.plugin.run import OracleRun
 
 
 def _finish(oracle_world: Any) -> None:
     """Runs after the last step passed: a rejection no step expected fails the scenario."""
     oracle_world.finish()
+
+
+def public_scenario_test(path: Path, name: str, body: Callable[..., Any]
+                         ) -> Callable[..., Any]:
+    """pytest-bdd's test for one scenario of a feature file, ending with ``body``: its public
+    ``scenario`` (``--bdd-public``; else ``oracle.plugin.bdd.scenario_test``)."""
+    return pytest_bdd.scenario(str(path), name, features_base_dir=str(path.parent))(body)
 
 
 def collect_file(run: OracleRun, file_path: Path, parent: pytest.Collector
@@ -48,39 +62,45 @@ def collect_file(run: OracleRun, file_path: Path, parent: pytest.Collector
 class FeatureFile(pytest.Module):
     """A feature file, collected like a test module of its scenarios and its game's steps."""
 
-    def _getobj(self) -> types.ModuleType:
+    def collect(self) -> Iterable[pytest.Item | pytest.Collector]:
         from oracle.plugin.run import run_key
 
+        run = self.config.stash[run_key]
+        self.obj, scenarios = self._module(run)
+        items = list(super().collect())
+        seen: dict[str, int] = {}
+        for item in items:
+            ref = scenarios.get(getattr(item, "originalname", ""))
+            if ref is not None and isinstance(item, pytest.Item):
+                # An outline's tests come in the order of its rows (pytest-bdd parametrises
+                # its test with them, in order): the n-th is the n-th row.
+                n = seen[ref.test] = seen.get(ref.test, -1) + 1
+                item.stash[scenario_key] = (ref, n)
+        return items
+
+    def _module(self, run: OracleRun) -> tuple[types.ModuleType, dict[str, ScenarioRef]]:
+        """The test module of the file's selected scenarios, and the scenario behind each
+        test function (by its name)."""
         path = self.path
         module = types.ModuleType(f"oracle_features.{path.parent.name}.{path.stem}")
         module.__file__ = str(path)
-        run = self.config.stash[run_key]
         game = run.game_of(path)
         if game is not None:
             vocabulary_for(game)  # the game's step modules, imported now: errors show here
-            for fixture, value in step_fixtures(dispatch).items():
-                setattr(module, fixture, value)
-            setattr(module, ROUTES, routes_to(dispatch))
+            dispatch.define_in(module)
+        scenarios: dict[str, ScenarioRef] = {}
+        make = run.scenario_test or public_scenario_test
         names = test_names(path)  # over every scenario: a test's name (and seed) is the same
         for scenario in read_feature(path).scenarios:  # whatever the selection
             if run.retired(scenario):
                 continue  # an official ruling retired it: shown in reports, never run
             # Not selected: no test to build (only to deselect); another shard's: none at all.
             if run.wants(scenario) and run.in_shard(run.shard_key(scenario)):
-                setattr(module, names[scenario.name],
-                        scenario_test(path, scenario.name, _finish))
-        return module
-
-
-def test_names(path: Path) -> dict[str, str]:
-    """Each scenario's test-function name in its feature file's module, as pytest-bdd would
-    name it (the first free one). A scenario's seed derives from it, so the kill matrix's
-    harness (``oracle.mutants.harness``) names scenarios with this same function."""
-    names: dict[str, str] = {}
-    for scenario in read_feature(path).scenarios:
-        taken = set(names.values())
-        names[scenario.name] = next(n for n in python_names(scenario.name) if n not in taken)
-    return names
+                test = names[scenario.name]
+                setattr(module, test, make(path, scenario.name, _finish))
+                scenarios[test] = ScenarioRef(scenario.name, path, scenario.line, test,
+                                              scenario.examples)
+        return module, scenarios
 
 
 def explore_items(run: OracleRun, session: pytest.Session) -> list[pytest.Item]:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from oracle.plugin.verdicts import scenario_identity
 from oracle.report.model import Status, load_report
-from oracle.suite.bdd import example_row, row_name, scenario_behind
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
@@ -32,14 +32,6 @@ def failed_in(path: Path) -> frozenset[tuple[str, str]]:
     return frozenset((s.location, s.name) for rule in report.rules
                      for s in (*rule.scenarios, *(x for g in rule.rulings for x in g.scenarios))
                      if s.status in NOT_PASSED)
-
-
-def scenario_identity(item: pytest.Item) -> tuple[str, str, Path, int]:
-    """A collected scenario's name as written, its name in reports (an Outline's row with its
-    values), its feature file and its line."""
-    behind = scenario_behind(getattr(item, "obj", None))
-    name, path, line = behind if behind else (item.name, Path(str(item.path)), 0)
-    return name, row_name(name, example_row(item)), path, line
 
 
 def wanted(run: OracleRun, item: pytest.Item) -> bool:

@@ -16,6 +16,7 @@ import gc
 import json
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from oracle.engines import ConnectOptions, EngineClient, EngineSpec, EngineSpecE
 from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.plugin.breaker import NOT_RUN_PROPERTY, Breaker, report_not_run, waiting
 from oracle.plugin.rerun import failed_in
-from oracle.plugin.verdicts import rules_of, untraced_report
+from oracle.plugin.verdicts import rules_of, scenario_key, untraced_report
 from oracle.report import Report, ReportFileError, ScenarioVerdict, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
 from oracle.report.formats import file_formats, formats
@@ -44,7 +45,6 @@ from oracle.scenario.outcomes import EngineFault, NotInEdition
 from oracle.suite import checked as suite_checked
 from oracle.suite import editions as run_editions
 from oracle.suite import reviews as run_reviews
-from oracle.suite.bdd import scenario_behind
 from oracle.suite.catalog import CatalogFileError, Edition
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.games import Game, discover_games, feature_roots, features_note, languages
@@ -91,6 +91,12 @@ class OracleRun:
     lang: str | None = None
     #: The edition each game runs as of (``--edition``); a game not named, its canonical.
     editions: dict[str, Edition] = field(default_factory=dict)
+    #: Run scenarios through pytest-bdd's public API only (``--bdd-public``); else the
+    #: plugin sets ``scenario_test`` to ``oracle.plugin.bdd``'s once pytest-bdd is checked.
+    bdd_public: bool = False
+    #: How a scenario's test is made: (path, scenario name, body) -> test function; None is
+    #: pytest-bdd's own ``scenario`` (``oracle.plugin.collect.public_scenario_test``).
+    scenario_test: Callable[..., Any] | None = None
     #: Every option's value by name, for the reproduce command of a failure.
     values: dict[str, Any] = field(default_factory=dict)
     #: False when plain pytest was pointed at other tests with the engine named only in the
@@ -171,6 +177,7 @@ class OracleRun:
                 explore_out=values["explore_out"],
                 require_coverage=values["require_coverage"], shard=shard,  # type: ignore[arg-type]
                 all_games=values["all_games"], values=values, lang=values.get("lang"),
+                bdd_public=values["bdd_public"],
                 breaker=Breaker(spec, values["max_timeouts"]),
                 editions=run_editions.choose_editions(values.get("edition") or (), games),
             )
@@ -337,11 +344,11 @@ class OracleRun:
         rules = rules_of(item)
         game = self.games.get(rules[0].partition(":")[0]) if rules else None
         edition = self.editions.get(game.id) if game is not None else None
-        behind = scenario_behind(getattr(item, "obj", None))
+        behind = item.stash.get(scenario_key, None)
         if game is None or edition is None or behind is None:
             return None
-        name, path, _ = behind
-        return run_editions.not_in_edition(game.catalog, edition, self.cites_of(path, name))
+        return run_editions.not_in_edition(game.catalog, edition,
+                                           self.cites_of(behind[0].path, behind[0].name))
 
     def retired(self, scenario: ScenarioDoc) -> bool:
         """Whether an official ruling retires (or replaces) this scenario: it does not run."""
@@ -527,7 +534,7 @@ class OracleRun:
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
         compact = terminalreporter.config.get_verbosity() <= -2
-        width = terminalreporter._tw.fullwidth
+        width = terminalreporter.config.get_terminal_writer().fullwidth
         if self.breaker.at_startup():  # every rule errs alike: the diagnosis says it once
             terminalreporter.line(engine_line(report.engine))
             terminalreporter.line(counts(report))

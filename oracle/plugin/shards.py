@@ -27,7 +27,7 @@ import pytest
 from oracle.engines.wire import dumps_line, loads
 from oracle.plugin.breaker import waiting
 from oracle.plugin.run import run_key
-from oracle.suite.bdd import scenario_behind
+from oracle.plugin.verdicts import scenario_key
 
 STREAM_OPTION = "--oracle-stream-reports"
 DONE = {"done": True}
@@ -104,11 +104,11 @@ def places(items: Sequence[pytest.Item], roots: Sequence[Path]) -> dict[str, lis
     found: dict[str, list[Any]] = {}
     rows: dict[tuple[Path, int], int] = {}
     for item in items:
-        behind = scenario_behind(getattr(item, "obj", None))
+        behind = item.stash.get(scenario_key, None)
         if behind is None:
             found[item.nodeid] = [len(roots) + 1, [], 0, 0, item.nodeid]
             continue
-        _, path, line = behind
+        path, line = behind[0].path, behind[0].line
         root = next((i for i, r in enumerate(roots) if path.is_relative_to(r)), len(roots))
         parts = path.relative_to(roots[root]).parts if root < len(roots) else path.parts
         rows[path, line] = rows.get((path, line), 0) + 1

@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 import shlex
 import textwrap
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from oracle import options
-from oracle.plugin.rerun import scenario_identity
 from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
 from oracle.scenario.diagnosis import Blame
@@ -24,6 +25,7 @@ from oracle.scenario.outcomes import (
     RuleViolation,
     UnexpectedRejection,
 )
+from oracle.suite.runnable import row_name
 
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
@@ -32,6 +34,37 @@ if TYPE_CHECKING:
 failed_step_key = pytest.StashKey[str]()
 steps_key = pytest.StashKey[list[list[Any]]]()
 rules_key = pytest.StashKey[tuple[str, ...]]()
+
+
+@dataclass(frozen=True)
+class ScenarioRef:
+    """The scenario behind a collected test: its name, file and line, its test function's
+    name, and an outline's example rows (each a row's (column, value) pairs)."""
+
+    name: str
+    path: Path
+    line: int
+    test: str
+    rows: tuple[tuple[tuple[str, str], ...], ...] = ()
+
+    def row(self, n: int | None) -> dict[str, str] | None:
+        """The n-th example row (None for a plain scenario's test)."""
+        return dict(self.rows[n]) if n is not None and n < len(self.rows) else None
+
+
+#: Set on each scenario's test when it is collected (``oracle.plugin.collect``): the
+#: scenario, and which of an outline's example rows the test runs.
+scenario_key = pytest.StashKey[tuple[ScenarioRef, int]]()
+
+
+def scenario_identity(item: pytest.Item) -> tuple[str, str, Path, int]:
+    """A collected scenario's name as written, its name in reports (an Outline's row with its
+    values), its feature file and its line (0 for a test that is no scenario)."""
+    behind = item.stash.get(scenario_key, None)
+    if behind is None:
+        return item.name, item.name, Path(str(item.path)), 0
+    ref, row = behind
+    return ref.name, row_name(ref.name, ref.row(row)), ref.path, ref.line
 
 
 def classify(excinfo: pytest.ExceptionInfo[BaseException] | None) -> Status:
@@ -115,13 +148,14 @@ def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.Te
     if excinfo is None or call.when == "teardown" or isinstance(excinfo.value,
                                                                 pytest.skip.Exception):
         return None
-    sections = [(f"Captured {key} {when}", content)
-                for when, key, content in getattr(item, "_report_sections", ())]
-    return pytest.TestReport(
-        item.nodeid, item.location, dict.fromkeys(item.keywords, 1), "failed",
-        f"{type(excinfo.value).__name__}: {excinfo.value}", call.when, sections=sections,
-        duration=call.duration, start=call.start, stop=call.stop,
-        user_properties=item.user_properties)
+    # pytest's own report of the phase as if it had passed (its captured output, keywords
+    # and properties), then the failure's outcome and text, and the phase's times.
+    report = pytest.TestReport.from_item_and_call(
+        item, pytest.CallInfo.from_call(lambda: None, call.when))
+    report.outcome = "failed"
+    report.longrepr = f"{type(excinfo.value).__name__}: {excinfo.value}"
+    report.duration, report.start, report.stop = call.duration, call.start, call.stop
+    return report
 
 
 def failure_text(verdict: ScenarioVerdict, width: int = 0) -> str:

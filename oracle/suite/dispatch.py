@@ -6,20 +6,21 @@ in proportion to the step library (7-9 ms for a 3-step scenario with 500 definit
 phrasings for rulings and translations only add definitions. The game's vocabulary
 (``oracle.suite.vocabulary``) already indexes its definitions, and it is what the suite
 checks match every step with. So a feature module holds these three definitions instead of
-the game's: each matches any text of its kind and runs it through the vocabulary, which
-picks the one definition the checks found. pytest-bdd still runs the scenario step by step,
-with its hooks and its reports; only the search is the vocabulary's. A step definition gets
-the scenario's world (``oracle_world``) and the arguments its pattern parses, nothing else.
+the game's (``define_in``): each matches any text of its kind and runs it through the
+vocabulary, which picks the one definition the checks found. pytest-bdd still runs the
+scenario step by step, with its hooks and its reports; only the search is the vocabulary's.
+A step definition gets the scenario's world (``oracle_world``) and the arguments its pattern
+parses, nothing else.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 from pytest_bdd import given, parsers, then, when
 
 from oracle.scenario.world import ScenarioWorld
-from oracle.suite.bdd import DISPATCH
 from oracle.suite.vocabulary import vocabulary_for
 
 ANY_TEXT = r"(?P<step_text>.+)"
@@ -30,21 +31,36 @@ def run_step(world: ScenarioWorld, kind: str, text: str) -> None:
     vocabulary_for(world.game).run(world, kind, text)
 
 
-@given(parsers.re(ANY_TEXT))
 def _given(oracle_world: ScenarioWorld, step_text: str) -> Any:
     run_step(oracle_world, "given", step_text)
 
 
-@when(parsers.re(ANY_TEXT))
 def _when(oracle_world: ScenarioWorld, step_text: str) -> Any:
     run_step(oracle_world, "when", step_text)
 
 
-@then(parsers.re(ANY_TEXT))
 def _then(oracle_world: ScenarioWorld, step_text: str) -> Any:
     run_step(oracle_world, "then", step_text)
 
 
-# pytest-bdd may call them straight (``oracle.suite.bdd._step_runner``), as the step's kind.
-for _dispatcher in (_given, _when, _then):
-    setattr(_dispatcher, DISPATCH, run_step)
+DISPATCHERS = {"given": _given, "when": _when, "then": _then}
+"""The dispatcher of each step kind."""
+
+PARSER = parsers.re(ANY_TEXT)
+"""How each dispatcher reads a step: all of its text, as ``step_text``."""
+
+_DEFINE = compile("given(parser)(_given)\nwhen(parser)(_when)\nthen(parser)(_then)\n",
+                  "<oracle.suite.dispatch.define_in>", "exec")
+_NAMES = {"given": given, "when": when, "then": then, "parser": PARSER,
+          **{f.__name__: f for f in DISPATCHERS.values()}}
+
+
+def define_in(module: ModuleType) -> None:
+    """Make the three dispatchers step definitions of a feature file's test module.
+
+    pytest-bdd's decorators define a step in the namespace of the code that applies them
+    (its fixture goes into that frame's locals), so they are applied by a few lines run with
+    the module's namespace as their locals: what the module's own code would do, were it a
+    file. Each test of the module, and only those, then finds them.
+    """
+    exec(_DEFINE, dict(_NAMES), vars(module))

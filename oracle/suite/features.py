@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from oracle.suite.bdd import GherkinParseError, gherkin_document
+from oracle.suite.documents import Document, GherkinSyntaxError, gherkin_document
 
 STEP_KINDS = {"Context": "given", "Action": "when", "Outcome": "then"}
 
@@ -220,45 +220,50 @@ def read_feature(path: Path) -> FeatureDoc:
 def _read(path: Path, size: int, mtime: int) -> FeatureDoc:
     try:
         doc = gherkin_document(path)
-    except GherkinParseError as exc:
-        raise FeatureSyntaxError(path, exc.line, exc.line_content,
+    except GherkinSyntaxError as exc:
+        raise FeatureSyntaxError(path, exc.line, exc.text,
                                  f"the feature file does not parse: {exc.message}") from exc
-    feature = doc.feature
+    feature = doc.get("feature")
+    if feature is None:
+        raise FeatureSyntaxError(path, 1, "", "the feature file holds no 'Feature:' line; "
+                                 "a feature file starts with one (after its tags)")
     lines = path.read_text(encoding="utf-8").splitlines()
     scenarios: list[ScenarioDoc] = []
     background: tuple[StepLine, ...] = ()
-    feature_tags = _tags(feature.tags)
-    for child in feature.children:
-        if child.background:
-            background = _steps(child.background.steps)
-        if child.scenario:
-            scenarios.append(_scenario(path, child.scenario, feature_tags, background,
-                                       lines=lines, language=feature.language))
-        if child.rule:
-            rule = child.rule
+    feature_tags = _tags(feature["tags"])
+    for child in feature["children"]:
+        if child.get("background"):
+            background = _steps(child["background"]["steps"])
+        if child.get("scenario"):
+            scenarios.append(_scenario(path, child["scenario"], feature_tags, background,
+                                       lines=lines, language=feature["language"]))
+        if child.get("rule"):
+            rule = child["rule"]
             rule_background = background
-            for sub in rule.children:
-                if sub.background:
-                    rule_background = background + _steps(sub.background.steps)
-                if sub.scenario:
+            for sub in rule["children"]:
+                if sub.get("background"):
+                    rule_background = background + _steps(sub["background"]["steps"])
+                if sub.get("scenario"):
                     scenarios.append(_scenario(
-                        path, sub.scenario, feature_tags + _tags(rule.tags), rule_background,
-                        rule=rule.name, rule_description=rule.description,
-                        rule_line=rule.location.line, lines=lines,
-                        language=feature.language))
-    return FeatureDoc(path, feature.name, feature.language, feature.description,
+                        path, sub["scenario"], feature_tags + _tags(rule["tags"]),
+                        rule_background, rule=rule["name"],
+                        rule_description=rule["description"],
+                        rule_line=rule["location"]["line"], lines=lines,
+                        language=feature["language"]))
+    return FeatureDoc(path, feature["name"], feature["language"], feature["description"],
                       tuple(scenarios))
 
 
-def _tags(tags: list) -> tuple[TagLine, ...]:
-    return tuple(TagLine(t.name.lstrip("@"), t.location.line) for t in tags)
+def _tags(tags: list[Document]) -> tuple[TagLine, ...]:
+    return tuple(TagLine(t["name"].lstrip("@"), t["location"]["line"]) for t in tags)
 
 
-def _steps(steps: list, kind: str = "given") -> tuple[StepLine, ...]:
+def _steps(steps: list[Document], kind: str = "given") -> tuple[StepLine, ...]:
     out = []
     for step in steps:
-        kind = STEP_KINDS.get(step.keyword_type, kind)
-        out.append(StepLine(step.keyword.strip(), kind, step.text, step.location.line))
+        kind = STEP_KINDS.get(step["keywordType"], kind)
+        out.append(StepLine(step["keyword"].strip(), kind, step["text"],
+                            step["location"]["line"]))
     return tuple(out)
 
 
@@ -272,34 +277,33 @@ def _description_line(lines: list[str], keyword_line: int, description: str) -> 
     return 0
 
 
-def _scenario(path: Path, scenario: object, inherited: tuple[TagLine, ...],
+def _scenario(path: Path, s: Document, inherited: tuple[TagLine, ...],
               background: tuple[StepLine, ...], *, rule: str = "",
               rule_description: str = "", rule_line: int = 0, lines: list[str] | None = None,
               language: str = "en") -> ScenarioDoc:
-    s = scenario  # a pytest_bdd.gherkin_parser.Scenario
-    own = _steps(s.steps)  # type: ignore[attr-defined]
+    own = _steps(s["steps"])
     lines = lines or []
-    line = s.location.line  # type: ignore[attr-defined]
+    line = s["location"]["line"]
     return ScenarioDoc(
-        name=s.name, path=path, line=s.location.line,  # type: ignore[attr-defined]
-        tags=inherited + _tags(s.tags), steps=background + own,  # type: ignore[attr-defined]
-        description=s.description, rule=rule,  # type: ignore[attr-defined]
+        name=s["name"], path=path, line=line,
+        tags=inherited + _tags(s["tags"]), steps=background + own,
+        description=s["description"], rule=rule,
         rule_description=rule_description,
-        outline=bool(s.examples),  # type: ignore[attr-defined]
-        examples=_examples(s.examples),  # type: ignore[attr-defined]
-        description_line=_description_line(lines, line, s.description),  # type: ignore[attr-defined]
+        outline=bool(s["examples"]),
+        examples=_examples(s["examples"]),
+        description_line=_description_line(lines, line, s["description"]),
         rule_line=rule_line,
         rule_description_line=_description_line(lines, rule_line, rule_description),
         language=language or "en",
     )
 
 
-def _examples(tables: list) -> tuple[tuple[tuple[str, str], ...], ...]:
+def _examples(tables: list[Document]) -> tuple[tuple[tuple[str, str], ...], ...]:
     rows = []
     for table in tables:
-        if table.table_header is None:
+        if not table.get("tableHeader"):
             continue
-        names = [c.value for c in table.table_header.cells]
-        for row in table.table_body or []:
-            rows.append(tuple(zip(names, (c.value for c in row.cells), strict=False)))
+        names = [c["value"] for c in table["tableHeader"]["cells"]]
+        for row in table.get("tableBody") or []:
+            rows.append(tuple(zip(names, (c["value"] for c in row["cells"]), strict=False)))
     return tuple(rows)

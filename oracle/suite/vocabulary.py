@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from oracle.suite.bdd import StepFunctionContext, literal_hint, step_definitions
 from oracle.suite.phrasings import Phrasings
+from oracle.suite.stepdefs import StepDefinition, literal_hint, step_definitions
 
 if TYPE_CHECKING:
     from oracle.scenario.world import ScenarioWorld
@@ -33,7 +33,7 @@ COMMON_STEPS = "oracle.steps.common"
 class StepDef:
     """One step definition: which kind of step it answers, its pattern, where it lives."""
 
-    context: StepFunctionContext
+    context: StepDefinition
 
     @property
     def kind(self) -> str | None:
