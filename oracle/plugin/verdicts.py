@@ -127,6 +127,9 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
     read as the oracle's message rather than a traceback through pytest's internals."""
     if call.when == "call" or (call.when == "setup" and not report.passed):
         verdict = make_verdict(run, item, call)
+        for key in (steps_key, failed_step_key):  # in the verdict now: the item keeps none
+            if key in item.stash:
+                del item.stash[key]
         verdict = probed(report, verdict) if verdict.probe else expected(run, report, verdict)
         report.user_properties = [
             *report.user_properties, (USER_PROPERTY, json.dumps(verdict.to_json())),

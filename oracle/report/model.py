@@ -9,6 +9,7 @@ verdicts travel from pytest-xdist workers to the controller on ``report.user_pro
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -51,7 +52,7 @@ RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.
 FAILING = frozenset({Status.FAIL, Status.ERROR})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StepResult:
     """One step of a scenario as it ran: passed, failed, or skipped (never reached)."""
 
@@ -65,15 +66,33 @@ class StepResult:
                 "status": self.status}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> StepResult:
-        return cls(data["keyword"], data["text"], int(data["line"]), data["status"])
+    def from_json(cls, data: Mapping[str, Any],
+                  shared: dict[Any, Any] | None = None) -> StepResult:
+        if shared is None:
+            return cls(data["keyword"], data["text"], int(data["line"]), data["status"])
+        return _one(shared, cls(_one(shared, data["keyword"]), _one(shared, data["text"]),
+                                int(data["line"]), _one(shared, data["status"])))
+
+
+def _one(shared: dict[Any, Any], value: Any) -> Any:
+    """``value``, or the equal value met before (``shared`` maps each to the first seen):
+    a large run's verdicts repeat the same step texts, statuses, rules and engine many
+    thousands of times, and each read from JSON is a new copy."""
+    try:
+        return shared.setdefault(value, value)
+    except TypeError:  # an unhashable value (an engine's odd version field): as it is
+        return value
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 class ReportFileError(Exception):
     """A report file that cannot be read as a rules-oracle report; the message says why."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScenarioVerdict:
     """How one scenario ended, and for which rules it speaks."""
 
@@ -122,21 +141,25 @@ class ScenarioVerdict:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ScenarioVerdict:
+    def from_json(cls, data: Mapping[str, Any],
+                  shared: dict[Any, Any] | None = None) -> ScenarioVerdict:
+        """The verdict of ``to_json``'s data; with ``shared``, each value equal to one met
+        before (by any verdict read with the same dict) is that one (``_one``)."""
+        one = functools.partial(_one, shared) if shared is not None else _same
         return cls(
-            name=data["name"], game=data["game"], rules=tuple(data["rules"]),
-            status=Status(data["status"]), location=data["location"],
-            message=data.get("message", ""), duration=float(data.get("duration", 0.0)),
-            engine=tuple(sorted(dict(data.get("engine") or {}).items())),
-            blocked_by=data.get("blocked_by"), choices=tuple(data.get("choices", ())),
+            name=data["name"], game=one(data["game"]), rules=one(tuple(data["rules"])),
+            status=Status(data["status"]), location=one(data["location"]),
+            message=one(data.get("message", "")), duration=float(data.get("duration", 0.0)),
+            engine=one(tuple(sorted(dict(data.get("engine") or {}).items()))),
+            blocked_by=data.get("blocked_by"), choices=one(tuple(data.get("choices", ()))),
             exercised=data.get("exercised"),
-            steps=tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
+            steps=one(tuple(StepResult.from_json(s, shared) for s in data.get("steps") or ())),
             ruling=data.get("ruling"), probe=bool(data.get("probe", False)),
-            cites=tuple(data.get("cites", ())), stale=tuple(data.get("stale", ())),
+            cites=one(tuple(data.get("cites", ()))), stale=one(tuple(data.get("stale", ()))),
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScenarioResult:
     """A scenario's line in a report (what a verdict keeps once it is filed under a rule)."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 
@@ -60,12 +60,18 @@ def interrupted_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}.interrupted{path.suffix}")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path`` and rename it over ``path``."""
+def write_atomic(path: Path, text: str | Iterable[bytes]) -> None:
+    """Write ``text`` (or its UTF-8 bytes, a piece at a time) to a temporary file beside
+    ``path`` and rename it over ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_text(text, encoding="utf-8")
+        if isinstance(text, str):
+            temporary.write_text(text, encoding="utf-8")
+        else:
+            with temporary.open("wb") as out:
+                for piece in text:
+                    out.write(piece)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):

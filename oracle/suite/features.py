@@ -29,13 +29,13 @@ class FeatureSyntaxError(Exception):
         self.path, self.line, self.text, self.message = path, line, text, message
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TagLine:
     name: str  # without the "@"
     line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StepLine:
     keyword: str  # as written: "Given", "And", ...
     kind: str  # "given", "when" or "then"
@@ -83,8 +83,9 @@ class ScenarioDoc:
         out = []
         for row in self.examples:
             values = dict(row)
-            out.append(tuple(StepLine(s.keyword, s.kind, _fill(s.text, values), s.line)
-                             for s in self.steps))
+            out.append(tuple(s if (text := _fill(s.text, values)) == s.text
+                             else StepLine(s.keyword, s.kind, text, s.line)
+                             for s in self.steps))  # a step without placeholders: shared
         return tuple(out)
 
     def description_value(self, key: str) -> str | None:

@@ -14,7 +14,7 @@ sentence coverage document (``coverage``): ``rules-oracle coverage`` likewise.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -34,6 +34,9 @@ class Format:
     to_file: bool = True  # False for the terminal table, which has no option
     matrix: Callable[[Matrix], str] | None = None  # renders an engine matrix, if it can
     coverage: Callable[[Coverage], str] | None = None  # renders sentence coverage, if it can
+    #: Renders the report as ``render`` does, as UTF-8 bytes a piece at a time, for a large
+    #: report written without its whole text in memory (a run writes it so, if given).
+    chunks: Callable[[Report], Iterable[bytes]] | None = None
 
 
 FORMATS: tuple[str, ...] = (
