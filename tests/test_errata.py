@@ -23,6 +23,7 @@ from conftest import cli_in_process
 from test_drift import RUSSIAN, citing
 
 from oracle.games.ti4 import importer
+from oracle.suite import games
 
 REPO = Path(__file__).resolve().parents[1]
 COUNCIL = REPO / "examples" / "council-rulings"
@@ -95,22 +96,22 @@ def test_the_new_catalog_is_kept_only_where_asked(errata) -> None:
     assert NEW not in bundled  # never over the bundled one unless --write
 
 
-def checkout(root: Path, catalog: Path) -> Path:
-    """A copy of a rules-oracle checkout whose TI4 catalog is ``catalog``: rules-oracle run
-    from inside it uses its features."""
-    (root / "pyproject.toml").write_text('[project]\nname = "rules-oracle"\n', encoding="utf-8")
+def checkout(root: Path, catalog: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the bundled features whose TI4 catalog is ``catalog``, installed: the
+    bundled features of the runs that follow (as 'pip install -e .' of a checkout holding the
+    new catalog makes them; a run never takes its features from the current folder)."""
     features = root / "features" / "ti4"
     shutil.copytree(REPO / "features" / "ti4", features)
     shutil.copyfile(catalog, features / "catalog.yaml")
+    monkeypatch.setattr(games, "bundled_features_dir", lambda: root / "features")
     return features
 
 
-def test_a_report_on_the_changed_text_shows_stale_on_exactly_those(errata, oracle, pytester
-                                                                    ) -> None:
-    features = checkout(pytester.path, errata["folder"] / "catalog.yaml")
+def test_a_report_on_the_changed_text_shows_stale_on_exactly_those(errata, oracle, pytester,
+                                                                    monkeypatch) -> None:
+    features = checkout(pytester.path, errata["folder"] / "catalog.yaml", monkeypatch)
     run = oracle("run", "--rule", "ti4")
     assert run.code == 0, run.out + run.err  # stale says nothing of the engine
-    assert "features from the checkout" in run.out
     stale = {s["name"].partition(" [")[0]: s["stale"] for s in run.scenarios() if "stale" in s}
     expected = citing("ti4:2.6.2#1", features)
     assert set(stale) == expected and len(expected) >= 2
@@ -137,7 +138,7 @@ def test_a_report_on_the_changed_text_shows_stale_on_exactly_those(errata, oracl
 
 
 def test_a_changed_translation_makes_only_the_scenarios_in_its_language_stale(
-        oracle, pytester) -> None:
+        oracle, pytester, monkeypatch) -> None:
     """A stamp is of what a scenario reads: the Russian changes, the Russian scenarios citing
     that sentence go stale (their stamps no longer match), the English ones do not."""
     folder = pytester.mkdir("new")
@@ -157,7 +158,7 @@ def test_a_changed_translation_makes_only_the_scenarios_in_its_language_stale(
     assert {c["name"] for c in change["stale"]} == citing("ti4:2.6.2#1", RUSSIAN)
     assert {c["name"] for c in change["cited_by"]} == citing(
         "ti4:2.6.2#1", RUSSIAN, REPO / "features" / "ti4")
-    checkout(pytester.path, folder / "catalog.yaml")
+    checkout(pytester.path, folder / "catalog.yaml", monkeypatch)
     run = oracle("run", "--rule", "ti4:2.6.2", "--features", str(RUSSIAN))
     assert run.code == 0, run.out + run.err
     stale = {s["name"].partition(" [")[0] for s in run.scenarios() if "stale" in s}
