@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 import sys
 import threading
+import time
 from typing import Any
 
 from oracle.engines import EngineSpec
@@ -78,6 +79,50 @@ def test_an_engine_hanging_on_every_setup_is_given_up_after_two_timeouts(oracle,
     assert run.out.count("did not answer 2 requests in a row") == 1
     assert f"not run (each error in the report): {len(given_up)} scenarios" in run.out
 
+
+#: A process engine (the wire protocol) playing both games that never answers a ``setup``.
+HANGS_ON_SETUP_PROCESS = """
+import json, sys, time
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["op"] == "setup":
+        with open("setups.txt", "a") as out:
+            out.write("setup\\n")
+        time.sleep(600)
+    reply = {"reply": "described", "engine": {
+        "name": "hangs", "version": "1", "protocol": 1,
+        "games": [{"game": "ti4"}, {"game": "eu-pop"}],
+        "capabilities": ["ti4/draw", "ti4/play", "ti4/hand-limit", "eu-pop/draw"]}}
+    if request["op"] != "describe":
+        reply = {"reply": "errored", "message": "not reached"}
+    reply["id"] = request.get("id")
+    sys.stdout.write(json.dumps(reply) + "\\n")
+    sys.stdout.flush()
+"""
+
+
+def test_a_whole_run_on_an_engine_hanging_on_every_setup_ends_in_under_three_timeouts(
+        oracle, pytester):
+    """Issue 20's measure, on the whole run (every game, no --rule) of a process engine:
+    the run waits two timeouts (--max-timeouts' default), not one per scenario. What a
+    timeout adds to the run is measured as the slope of its time between two --timeout
+    values (the rest of the run costs the same at both), so the check holds on a slow
+    machine: under three timeouts' worth, never an absolute time."""
+    pytester.makepyfile(hangs=HANGS_ON_SETUP_PROCESS)
+    spec = f"cmd:{shlex.quote(sys.executable)} hangs.py"
+    took = {}
+    for timeout in (0.5, 2.0):
+        (pytester.path / "setups.txt").unlink(missing_ok=True)
+        start = time.perf_counter()
+        run = oracle("run", "--engine", spec, "--timeout", str(timeout))
+        took[timeout] = time.perf_counter() - start
+        assert run.code == 1, run.out + run.err
+        assert (pytester.path / "setups.txt").read_text().count("setup") == 2
+        errored = {s["location"].partition("/")[0] for s in run.scenarios("error")}
+        assert errored == {"ti4", "eu-pop"}  # both games' scenarios, given up alike
+        assert run.out.count("did not answer 2 requests in a row") == 1
+    per_timeout = (took[2.0] - took[0.5]) / 1.5
+    assert per_timeout < 3, took
 
 def test_max_timeouts_sets_how_many_and_0_never_gives_up(oracle, pytester):
     pytester.makepyfile(hangs=HANGS_ON_SETUP)
