@@ -228,7 +228,7 @@ def dice_references(game: Any, text: str) -> list[tuple[str, str]]:
 
 
 #: The kinds of these steps' arguments (oracle.suite.arguments), where the name does not say.
-ARGUMENTS = {"host": "card", "attackers": "players",
+ARGUMENTS = {"host": "card", "attackers": "players", "passer": "player", "chosen": "count",
              "defenders": "players", "step": "battle step",
              "action": "display action", "ducats": "choice",
              "none": Argument("choice"),  # 'no advisors' / 'no leaders': what, not a verdict
@@ -666,18 +666,48 @@ def _step_c(oracle_world: ScenarioWorld) -> None:
 
 
 @when(parsers.re(
-    r'(?:the battle moves to its "(?P<step>[^"]+)" step'
-    r"|(?P<round>a new round of battle begins)|(?P<end>the battle ends))"
+    r"the set-up (?:draw is resolved, each player choosing (?P<deck>administrative|diplomatic|"
+    r"military) for their (?P<chosen>\w+) other cards|(?P<hold>hold is resolved))"
 ))
-@requires(lambda world, **_: [f"{GAME}/battle"])
+@requires(lambda world, **_: [f"{GAME}/setup"])
+def _setup(oracle_world: ScenarioWorld, deck: str | None, chosen: str | None,
+           hold: str | None) -> None:
+    """The set-up's Action Cards (3.0, step 4), which replace Phase 1 of the first Round:
+    the draw (each player, in Turn order, 1 card of each deck and 3 of their choice, here
+    all from one deck), then, after any Appointing, the hold (each player keeps up to the
+    set-up's number of cards, discarding the rest).
+
+    Example: When the set-up draw is resolved, each player choosing military for their 3 other cards
+    Example: When the set-up hold is resolved
+    """
+    if hold:
+        oracle_world.act("the set-up hold is resolved", {"type": "setup_hold"})
+        return
+    players = [p["name"] for p in oracle_world.state["players"]]
+    n = parse_count(chosen or "0")
+    oracle_world.act(f"the set-up draw is resolved, {deck} chosen",
+                     {"type": "setup_draw", "choices": {p: [deck] * n for p in players}})
+
+
+@when(parsers.re(
+    r'(?:the battle moves to its "(?P<step>[^"]+)" step'
+    r"|(?P<round>a new round of battle begins)|(?P<end>the battle ends)"
+    rf"|(?P<passer>{NAME})'s side passes)"
+))
+@requires(lambda world, passer=None, **_: [f"{GAME}/battle", f"{GAME}/battle-pass"] if passer
+          else [f"{GAME}/battle"])
 def _battle_goes_on(oracle_world: ScenarioWorld, step: str | None, round: str | None,
-                    end: str | None) -> None:
-    """The Battle moves on: to a later step, to a new Round, or to its end.
+                    end: str | None, passer: str | None) -> None:
+    """The Battle moves on: to a later step, to a new Round, or to its end; or a side
+    passes in the "Play Battle Actions" step, having played what it wished this Round.
 
     Example: When the battle moves to its "Roll Battle Dice" step
     Example: When a new round of battle begins
+    Example: When Alice's side passes
     """
-    if step:
+    if passer:
+        oracle_world.act(f"{passer}'s side passes", {"type": "battle_pass", "player": passer})
+    elif step:
         oracle_world.act(f'the battle moves to its "{step}" step',
                          {"type": "battle_step", "step": step})
     elif round:

@@ -50,7 +50,8 @@ def test_a_committee_folder_runs_with_every_ruling_on_its_own_row(oracle, pytest
     added = rules["ti4:council:opening-hand"]
     assert added["status"] == "pass" and added["added_by"] == "ti4:council:opening-hand/r1"
     assert added["text"] == "Players start the game with no action cards, whatever their faction"
-    declared = sum(line.strip().startswith("Ruling:") for path in COUNCIL.rglob("*.feature")
+    declared = sum(line.strip().startswith("Ruling:")
+                   for path in (COUNCIL / "ti4").rglob("*.feature")
                    for line in path.read_text(encoding="utf-8").splitlines())
     assert run.report["summary"]["probes"] == 2
     assert run.report["summary"]["rulings"] == declared  # every ruling of the folder

@@ -77,6 +77,25 @@ Feature: Battle Actions
       And Alice plays card A
       Then Alice holds no cards
 
+    Scenario Outline: A side that passes plays no more Battle Actions in that Round
+      Cites: eu-pop:9.7.2#1 "The attacker must play all the Battle Actions they wish to use, before the defender does so."
+      Cites: eu-pop:9.6#2 "Repeat the sequence (skipping Step 1)"
+      # Passing, the attacker says it has played all it wished to this Round: a later Battle
+      # Action of its side waits for the next Round.
+      Given it is the action phase, Alice's turn
+      And Alice attacks Bob in a battle
+      And card A is any battle action card
+      And Alice holds card A
+      When <first>
+      And <second>
+      And Alice plays card A
+      Then the action is <outcome>
+
+      Examples:
+        | first                        | second                       | outcome  |
+        | Alice's side passes          | a new round of battle begins | allowed  |
+        | a new round of battle begins | Alice's side passes          | rejected |
+
     Scenario Outline: Once the Battle has moved on, the step is over until the next Round
       Cites: eu-pop:9.6#1 "perform the following steps in order"
       Cites: eu-pop:9.6#2 "Repeat the sequence (skipping Step 1)"

@@ -84,6 +84,21 @@ Feature: Hands, the three decks and their discard piles
         | draw phase                 | 3 | 8    |
         | cleanup phase              | 2 | 7    |
 
+    Scenario: The set-up's hold of four is its own, not the hand limit
+      Cites: eu-pop:3.0.4#2 "draws 1 card from each of the Action Card decks, plus another 3 Action Cards of their choice"
+      Cites: eu-pop:3.0.4#4 "hold up to 4 Action Cards in their hand, discarding as necessary"
+      Cites: eu-pop:3.0.4#5 "hand size limit at the end of Phase 5 is 5 Action Cards"
+      # The set-up's Action Cards replace Phase 1 of the first Round: six cards each, and
+      # then each player holds four, which is not the limit of five checked in Step C.
+      Given it is the draw phase
+      And the military deck is 12 cards
+      When the set-up draw is resolved, each player choosing military for their 3 other cards
+      Then Alice holds 6 cards
+      And no decision is pending
+      When the set-up hold is resolved
+      Then Alice must keep 4 cards
+      And Bob must keep 4 cards
+
     Scenario: A hand over the limit can still be played from before Phase 5
       Cites: eu-pop:4.2.taking-a-turn#1 "play an Action Card from their hand"
       Given it is the action phase, Alice's turn

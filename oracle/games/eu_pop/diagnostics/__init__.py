@@ -56,6 +56,7 @@ from oracle.games.eu_pop.diagnostics.piles import (
     rebuilt_leaving_five,
     rebuilt_whole,
     resolved_card_discarded,
+    setup_draw_from_decks,
 )
 from oracle.games.eu_pop.diagnostics.reading import PLAYS
 from oracle.games.eu_pop.diagnostics.tables import (
@@ -83,6 +84,7 @@ def _every_kind_but(*kinds: str) -> frozenset[str]:
 DIAGNOSTICS = (
     Diagnostic("discard-as-set-up", discard_as_set_up),
     Diagnostic("draw-from-deck", draw_from_deck, frozenset({"draw"})),
+    Diagnostic("draw-from-deck", setup_draw_from_decks, frozenset({"setup_draw"})),
     Diagnostic("rebuild-leaves-five", rebuilt_leaving_five, frozenset({"draw"})),
     Diagnostic("rebuild-whole", rebuilt_whole, frozenset({"draw"})),
     Diagnostic("discard-on-own-pile", discarded_on_own_pile, _every_kind_but("draw")),

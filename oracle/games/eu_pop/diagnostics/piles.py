@@ -55,6 +55,22 @@ def draw_from_deck(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def setup_draw_from_decks(history: Sequence[Transition], i: int) -> str | None:
+    """6.decks.1: the set-up's draw (3.0 step 4) takes cards from the decks into the
+    players' hands: every player whose cards the decks held receives some."""
+    t = history[i]
+    if not any(draw_pile(t.before, deck) for deck in DECKS):
+        return None
+    choices = t.action.get("choices") or {}
+    empty = [name for name in choices
+             if not gained(hand(t.before, name), hand(t.after, name))]
+    needed = Counter(deck for decks in choices.values() for deck in decks)
+    if empty and all(len(draw_pile(t.before, deck)) >= len(choices) + needed[deck]
+                     for deck in DECKS):
+        return f"the set-up draw gave {', '.join(empty)} no card"
+    return None
+
+
 def _rebuild(t: Transition) -> tuple[list[str], list[str], list[str], int]:
     deck = t.action["deck"]
     return (draw_pile(t.before, deck), discard_pile(t.before, deck),

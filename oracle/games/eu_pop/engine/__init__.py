@@ -95,6 +95,9 @@ class ReferenceEngine(
         "battle_step": "act_battle_step",
         "battle_round": "act_battle_round",
         "battle_end": "act_battle_end",
+        "battle_pass": "act_battle_pass",
+        "setup_draw": "act_setup_draw",
+        "setup_hold": "act_setup_hold",
     }
 
     def __init__(self) -> None:
@@ -105,7 +108,7 @@ class ReferenceEngine(
     def capabilities(self) -> list[str]:
         """What this engine can do, so that the oracle never sends it a scenario it cannot run."""
         caps = ["draw", "play", "hand-limit", "monarch-power", "ducats", "cost-reductions",
-                "appoint", "display", "battle"]
+                "appoint", "display", "battle", "battle-pass", "setup"]
         return [f"{GAME}/{c}" for c in caps] + [f"{GAME}/card/{name}"
                                                 for name in self.modelled_cards()]
 

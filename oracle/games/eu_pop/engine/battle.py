@@ -59,10 +59,14 @@ class Battles:
         attackers have no more to play until the next Round."""
         battle = self.g.battle
         assert battle is not None
-        if self.side_of(name) == "attackers" and "defenders" in battle.sides_played:
+        side = self.side_of(name)
+        if side == "attackers" and "defenders" in battle.sides_played:
             return Rejection(f"the defender has played a Battle Action this Round: the "
                              f"attacker plays theirs first, so {what!r} comes too late",
                              BATTLE_STEP)
+        if side in battle.passed:
+            return Rejection(f"{name}'s side has passed: it has played the Battle Actions it "
+                             f"wished to this Round, so {what!r} comes too late", BATTLE_STEP)
         return None
 
     def battle_use_key(self, name: str) -> Any:
@@ -133,6 +137,7 @@ class Battles:
         battle.step = PLAY_BATTLE_ACTIONS
         battle.used.clear()
         battle.sides_played.clear()
+        battle.passed.clear()
 
     def check_battle(self) -> Battle:
         """The Battle the Battle actions move on, or rejected: there is none, or a card is
@@ -159,6 +164,18 @@ class Battles:
         self.check_battle()
         self.start_round()
         self.emit("battle_round", round=self.g.battle.round if self.g.battle else None)
+
+    def act_battle_pass(self, action: JSON) -> None:
+        """A side passes in the "Play Battle Actions" step (9.6 step 2, 9.7): it has played
+        the Battle Actions it wished to this Round, and plays no more until the next."""
+        battle = self.check_battle()
+        name = self.player(action.get("player")).name
+        for check in (self.check_battle_moment, self.check_battle_involvement):
+            self.require(check(name, "passing"))
+        side = self.side_of(name)
+        assert side is not None
+        battle.passed.add(side)
+        self.emit("battle_pass", side=side)
 
     def act_battle_end(self, action: JSON) -> None:
         """The Battle is over; what Battle Actions gave it is gone with it (6.2.battle.4)."""

@@ -7,9 +7,15 @@ check waits for Step C (4.5.c), and a third Display Card leaves a decision of it
 
 from __future__ import annotations
 
-from oracle.games.eu_pop.engine.state import DISPLAY_THIRD, STEP_C_CHOICE, Pending, PlayerState
+from oracle.games.eu_pop.cards import DECKS
+from oracle.games.eu_pop.engine.state import (
+    DISPLAY_THIRD,
+    STEP_C_CHOICE,
+    Pending,
+    PlayerState,
+)
 from oracle.games.eu_pop.engine.state import HAND_LIMIT as HAND_LIMIT_RULE
-from oracle.games.kit import JSON, Rejected, Rejection, contains, not_kept
+from oracle.games.kit import JSON, Rejected, Rejection, RequestError, contains, not_kept
 from oracle.games.kit.decisions import PendingDecisions
 
 
@@ -18,6 +24,54 @@ class StepC(PendingDecisions):
 
     #: 6.cards-in-hand.2: the hand size limit, checked only in Phase 5 Step C.
     HAND_LIMIT = 5
+    #: 3.0 step 4: at set-up, each player holds up to 4 Action Cards ("Note: hand size limit
+    #: at the end of Phase 5 is 5 Action Cards"): a hold of its own, not the hand limit.
+    SETUP_HOLD = 4
+    #: 3.0 step 4: besides one card of each deck, the cards a player draws of their choice.
+    SETUP_CHOSEN = 3
+
+    def check_setup_step(self, step: int, doing: str) -> None:
+        """3.0 step 4 "replaces the Draw Cards Phase of the first Round": in Phase 1, once,
+        the draw before the hold. No rule of the chapter states the step (3.0 is a related
+        chapter), so a rejection of it names no rule."""
+        game = self.g
+        if game.phase != "draw":
+            raise Rejected(Rejection(f"the set-up's Action Cards replace Phase 1 (Draw Cards) "
+                                     f"of the first Round: {doing} happens in it"))
+        if game.setup_step != step - 1:
+            raise Rejected(Rejection(f"the set-up's Action Cards are drawn, then held, once: "
+                                     f"{doing} comes at step {step}, and the set-up is at "
+                                     f"step {game.setup_step}"))
+        if game.pending:
+            raise Rejected(Rejection("a decision is still pending"))
+
+    def act_setup_draw(self, action: JSON) -> None:
+        """3.0 step 4: each player, in Turn order, draws 1 card from each Action Card deck,
+        plus another 3 of their choice (``choices``: each player's decks for those 3)."""
+        choices = action.get("choices")
+        if not isinstance(choices, dict) or set(choices) != set(self.g.seats):
+            raise RequestError("setup_draw.choices must give every player's chosen decks")
+        for name, decks in choices.items():
+            if (not isinstance(decks, list) or len(decks) != self.SETUP_CHOSEN
+                    or any(d not in DECKS for d in decks)):
+                raise RequestError(f"setup_draw.choices.{name} must name {self.SETUP_CHOSEN} "
+                                   f"decks among {list(DECKS)}")
+        self.check_setup_step(1, "the set-up draw")
+        for name in self.g.seats:
+            player = self.g.players[name]
+            for deck in (*DECKS, *choices[name]):
+                player.hand.extend(self.take_from_deck(deck, 1))
+            self.emit("drew", player=name, count=len(DECKS) + self.SETUP_CHOSEN)
+        self.g.setup_step = 1
+
+    def act_setup_hold(self, action: JSON) -> None:
+        """3.0 step 4: after Appointing, each player holds up to 4 Action Cards, discarding
+        as necessary: a player with more chooses the 4 to keep."""
+        self.check_setup_step(2, "holding up to the set-up's hand")
+        for name in self.g.seats:
+            if len(self.g.players[name].hand) > self.SETUP_HOLD:  # "in their hand"
+                self.add_pending(Pending(name, "keep", self.SETUP_HOLD, "hand"))
+        self.g.setup_step = 2
 
     def hand_changed(self, player: PlayerState) -> None:
         """6.cards-in-hand.2: the limit is *not* checked when a hand grows."""

@@ -107,6 +107,9 @@ class Battle:
     #: The sides that have played a Battle Action this round: the attacker plays first
     #: (9.6 step 2, 9.7 "Play Battle Actions"), so a defender's play ends the attacker's.
     sides_played: set[str] = field(default_factory=set)
+    #: The sides that have passed this round: they play no more Battle Actions in it (9.7:
+    #: the attacker plays "all the Battle Actions they wish to use" first).
+    passed: set[str] = field(default_factory=set)
 
 
 @snapshotted
@@ -156,6 +159,9 @@ class GameState:
     decks: dict[str, Pile]
     rng: random.Random
     battle: Battle | None = None
+    #: How far the set-up's Action Card step (3.0 step 4) has gone: 0 not begun, 1 the cards
+    #: are drawn, 2 each player has held up to its limit.
+    setup_step: int = 0
     being_played: list[PlayRecord] = field(default_factory=list)
     pending: list[Pending] = field(default_factory=list)
     turn: int = 0

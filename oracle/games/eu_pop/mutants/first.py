@@ -136,6 +136,14 @@ def _any_step_of_a_battle(self: Ref, name: str, what: str) -> Rejection | None:
     return None
 
 
+def _pass_forgotten(self: Ref, action: Any) -> None:
+    """Accepts the pass, and forgets it."""
+    Ref.act_battle_pass(self, action)
+    battle = self.g.battle
+    assert battle is not None
+    battle.passed.clear()
+
+
 def _battle_actions_on_own_turn(self: Ref, name: str, what: str) -> Rejection | None:
     if self.g.active_player != name:
         return Rejection(f"it is not {name}'s Turn")
@@ -233,6 +241,9 @@ FIRST: tuple[Mutant, ...] = (
     # -- hands and decks
     mutant("hands_shown_to_all", ("6.cards-in-hand.1",),
            "every viewer sees every card in every hand", visible_hand=_show_every_hand),
+    mutant("setup_hold_at_the_hand_limit", ("6.cards-in-hand.2",),
+           "the set-up's hold is the hand limit: each player keeps five cards, not four",
+           SETUP_HOLD=5),
     mutant("limit_checked_on_draw", ("6.cards-in-hand.2",),
            "the hand limit is enforced as soon as a hand grows past 5, not in Step C",
            hand_changed=_limit_checked_on_draw),
@@ -303,6 +314,10 @@ FIRST: tuple[Mutant, ...] = (
     mutant("battle_actions_any_step", ("6.2.battle.1",),
            "Battle Actions can be played in any step of a Battle",
            check_battle_moment=_any_step_of_a_battle),
+    mutant("passed_side_plays_on", ("6.2.battle.1",),
+           "a side that passed in the 'Play Battle Actions' step may still play Battle Actions "
+           "in that Round",
+           act_battle_pass=_pass_forgotten),
     mutant("bystanders_play_battle_actions", ("6.2.battle.2",),
            "a player not involved in the Battle can play Battle Actions in it",
            check_battle_involvement=returns(None)),

@@ -279,7 +279,7 @@ def _discard_the_chosen(self: Ref, player: PlayerState, keep: list[str]) -> None
 
 
 def _displays_shrink_the_keep(self: Ref, pending: Pending) -> None:
-    if pending.decision == "keep":
+    if pending.decision == "keep" and self.g.phase == "cleanup":  # Step C's keep
         shown = len(self.g.players[pending.player].display)
         pending.count = max(0, self.HAND_LIMIT - shown)
     Ref.add_pending(self, pending)
