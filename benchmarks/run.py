@@ -131,7 +131,7 @@ def test_busy(i):
 BDD_FLOOR_TESTS = '''
 """pytest-bdd alone: BENCH_BDD_SCENARIOS scenarios of BENCH_BDD_STEPS steps that do nothing,
 run by pytest-bdd's own machinery, with its step definitions registered as the oracle
-registers its own (``oracle.suite.dispatch``): one taking any text, per kind."""
+registers its own (``oracle.plugin.dispatch``): one taking any text, per kind."""
 import os
 from pathlib import Path
 from pytest_bdd import given, parsers, scenarios, then, when

@@ -279,7 +279,7 @@ def card_fact(world: ScenarioWorld, ref: str) -> dict[str, Any]:
 
 def card_windows(world: ScenarioWorld, ref: str) -> list[str]:
     """The timing windows card ``ref`` may have: its own, or, while it stands for a class
-    left open (the capability map, ``oracle.suite.capabilities``), those of the class."""
+    left open (the capability map, ``oracle.probe.capabilities``), those of the class."""
     name = world.names([CardRef(ref)])[0]
     if name.startswith("any "):
         members = set(class_members(world.game, name.removeprefix("any ")))

@@ -165,7 +165,7 @@ def test_the_strict_eu_adapter_takes_everything_the_scenarios_send(monkeypatch):
     """Smoke tries every setup key and request shape its scenarios send: a strict adapter
     written from the page takes them all (no warning), and still refuses what is not there."""
     from oracle.engines import EngineClient
-    from oracle.engines.smoke import render, smoke_client
+    from oracle.probe.smoke import render, smoke_client
 
     monkeypatch.syspath_prepend(str(STYLES))
     from styles.eu_turns import factory

@@ -16,7 +16,7 @@ import pytest
 
 from oracle.cli.capabilities import FIX, render_markdown
 from oracle.mutants.harness import Case
-from oracle.suite.capabilities import case_needs, family, game_map
+from oracle.probe.capabilities import case_needs, family, game_map
 from oracle.suite.games import discover_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,8 +153,8 @@ def test_a_scenario_whose_setup_sends_a_key_the_engine_refuses_is_not_counted_ru
     EU 'window' key and so answered unsupported to 154 of them. The key is tried (as smoke
     does) and the scenarios that send it are counted, and the rules they leave, as a run
     reports them."""
+    from oracle.probe.sent import sent
     from oracle.suite.games import discover_games
-    from oracle.suite.sent import sent
 
     runs = sent(discover_games()["eu-pop"])
     without = sum("window" not in r.paths for r in runs)

@@ -20,7 +20,7 @@ import pytest
 
 from oracle.cli import main
 from oracle.engines import EngineSpec
-from oracle.engines.smoke import render, smoke
+from oracle.probe.smoke import render, smoke
 from oracle.report.judge import Exit
 from oracle.suite.games import discover_games
 

@@ -21,8 +21,8 @@ import pytest
 
 from oracle.cli import main
 from oracle.engines import EngineClient
-from oracle.engines.smoke import SECTIONS, SmokeResult, render, smoke_client
 from oracle.games.ti4.engine import factory as reference
+from oracle.probe.smoke import SECTIONS, SmokeResult, render, smoke_client
 from oracle.suite.games import discover_games
 
 PY = shlex.quote(sys.executable)
@@ -288,7 +288,7 @@ def test_smoke_names_a_state_key_the_scenarios_send_that_the_engine_refuses(game
     """Why: an adapter that refused the undocumented EU 'window' passed smoke, then answered
     unsupported to 154 of 212 scenarios. unsupported is a valid answer, so smoke warns (and
     passes), naming the key and what refusing it costs."""
-    from oracle.suite.sent import sent
+    from oracle.probe.sent import sent
 
     result, out = run(RefusesUnknownKeys(game, forgotten), {game: GAMES[game]})
     assert failed(result) == [], out

@@ -174,8 +174,8 @@ def list_steps(wanted: Sequence[str] = (), markdown: bool = False,
 
 def run_smoke(ns: argparse.Namespace) -> int:
     """``rules-oracle smoke``: 0 every check ok, 1 some check failed, 2 a bad spec."""
-    from oracle.engines.smoke import render, smoke
     from oracle.engines.spec import DEFAULT_TIMEOUT
+    from oracle.probe.smoke import render, smoke
     from oracle.suite.catalog import CatalogFileError
     from oracle.suite.games import discover_games, feature_roots
 
@@ -321,8 +321,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if ns.command == "selftest":
         from oracle.mutants.selftest import main as selftest_main
 
-        return selftest_main(ns.json, ns.features, ns.game, quiet=ns.quiet,
-                             prune=not ns.every_scenario, listing=ns.list)
+        with sigterm_interrupts():
+            return selftest_main(ns.json, ns.features, ns.game, quiet=ns.quiet,
+                                 prune=not ns.every_scenario, listing=ns.list)
     if ns.command == "smoke":
         return run_smoke(ns)
     if ns.command == "check":

@@ -19,10 +19,14 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oracle import options
 from oracle.cli.games import UsageError, add_game_option, chosen_games
+
+if TYPE_CHECKING:
+    from oracle.report.model import Report
+    from oracle.suite.editions import Citer
 
 DRIFT_VERSION = 1
 
@@ -329,7 +333,8 @@ def run_errata(ns: argparse.Namespace) -> int:
     except (UsageError, CatalogFileError, ErrataError, ReportFileError, OSError) as exc:
         print(f"rules-oracle errata: {exc}", file=sys.stderr)
         return 2
-    data = errata.to_json(reports)
+    data = errata.to_json([label for label, _ in reports],
+                          lambda citer: verdicts_of(reports, citer))
     if ns.json:
         try:
             Path(ns.json).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
@@ -339,6 +344,35 @@ def run_errata(ns: argparse.Namespace) -> int:
             return 2
     print(errata_text(data, game.folder / game.catalog_file), end="")
     return 1 if any(c["stale"] for c in data["changes"]) else 0
+
+
+def verdicts_of(reports: Sequence[tuple[str, Report]], citer: Citer
+                ) -> list[dict[str, str]]:
+    """Each report's verdicts on a citing scenario (each of an outline's rows): the report's
+    path, its engine, the row's name and status; ``none`` where the report has no verdict
+    on it (not run, or not selected). A scenario is found by its file's name, its line and
+    its name (a name is one scenario's in its game)."""
+    from oracle.report.model import unique_scenarios
+
+    out = []
+    where = _place(citer.location)
+    for label, report in reports:
+        rows = [s for s in unique_scenarios(report.rules)
+                if _place(s.location) == where and (s.name == citer.name
+                                                    or s.name.startswith(citer.name + " ["))]
+        spec = str(report.engine.get("spec", "?"))
+        if not rows:
+            out.append({"report": label, "engine": spec, "name": citer.name, "status": "none"})
+        out += [{"report": label, "engine": spec, "name": s.name, "status": str(s.status)}
+                for s in rows]
+    return out
+
+
+def _place(location: str) -> tuple[str, str]:
+    """A scenario's file name and line: the same whichever folder a run was made from (a
+    report shows a committee's file from the current folder, or in full)."""
+    path, _, line = location.rpartition(":")
+    return Path(path).name, line
 
 
 def _verdicts(verdicts: Sequence[dict[str, str]]) -> str:

@@ -5,7 +5,7 @@
 - ``client``: ``EngineClient``, typed requests and replies, every misbehaviour as data;
 - ``guard``: the watchdog that keeps a hanging in-process engine from hanging the run;
 - ``pipe``: engines in any language as child processes; ``serve``: the Python side of it;
-- ``smoke``: ``rules-oracle smoke``, a new adapter's first conversation, explained.
+- ``mutant``: reference engines with a few methods replaced (``mutant:NAME``).
 """
 
 from oracle.engines.client import EngineClient

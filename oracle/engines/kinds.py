@@ -165,7 +165,7 @@ class MutantKind(EngineKind):
         return EngineSpec(self.name, target)
 
     def factory(self, spec: EngineSpec, games: Games) -> tuple[Callable[[], Engine], str]:
-        from oracle.mutants import find_mutant
+        from oracle.engines.mutant import find_mutant
 
         try:
             _, mutant = find_mutant(games.values(), spec.target)

@@ -5,9 +5,9 @@ scenario of its game; with hundreds of mutants that is most of the oracle's test
 every scenario runs in this process through the same pieces as a real run: the scenario as
 pytest-bdd renders it (``oracle.suite.runnable.rendered_scenarios``, outline rows included), the
 same step definitions (``oracle.suite.vocabulary``), the same world and the same seed
-(``oracle.plugin.run.scenario_seed`` of the test name a run gives it), the same end of
+(``oracle.scenario.seeds.scenario_seed`` of the test name a run gives it), the same end of
 scenario check (``ScenarioWorld.finish``) and the same verdict classification
-(``oracle.plugin.verdicts.classify_exception``). ``tests/test_selftest.py`` checks that the
+(``oracle.report.classify.classify_exception``). ``tests/test_selftest.py`` checks that the
 harness and a real pytest run give the same per-scenario statuses.
 
 Why it scales: a mutant is a reference engine with a few methods replaced, so a scenario
@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from oracle.engines import EngineClient, EngineSpec, factory_for, make_engine
-from oracle.mutants import Mutant
-from oracle.plugin.run import scenario_seed
-from oracle.plugin.verdicts import judge
+from oracle.engines.mutant import Mutant
+from oracle.report.classify import judge
 from oracle.report.model import ScenarioVerdict, Status
+from oracle.scenario.seeds import scenario_seed
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.features import read_feature
 from oracle.suite.games import Game

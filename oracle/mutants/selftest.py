@@ -210,11 +210,8 @@ def main(json_path: str | None, features: list[str], only: list[str],
         if not quiet:
             print(f"[{done}/{total}] {row.game}/{row.name}: {verdict_word(row)}", flush=True)
 
-    try:
-        from oracle.cli import sigterm_interrupts
-
-        with sigterm_interrupts():
-            results, summary = selftest(games, prune=prune, progress=progress)
+    try:  # Ctrl-C, or SIGTERM (the command line runs this in oracle.cli.sigterm_interrupts)
+        results, summary = selftest(games, prune=prune, progress=progress)
     except KeyboardInterrupt:
         print("rules-oracle selftest: interrupted; no kill matrix was written", file=sys.stderr)
         return 130

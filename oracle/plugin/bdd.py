@@ -2,7 +2,7 @@
 
 Everything else reaches pytest-bdd through its public API: ``scenario`` makes each test (and
 parses the feature file), the step decorators define the dispatchers
-(``oracle.suite.dispatch``), ``parsers`` read step texts, and its hooks report each step.
+(``oracle.plugin.dispatch``), ``parsers`` read step texts, and its hooks report each step.
 Run that way (``--bdd-public``), pytest-bdd finds each step's definition by trying every
 fixture of the session, injects it as a fixture, reads the function's signature and calls
 it through pytest's fixture code: about twice the time of a whole scenario here, measured
@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from pytest_bdd import scenario
 
-from oracle.suite.dispatch import DISPATCHERS, PARSER, run_step
+from oracle.plugin.dispatch import DISPATCHERS, PARSER, run_step
 
 CHECKED = ("9.0",)
 """The pytest-bdd release series (major.minor) this module was checked against."""

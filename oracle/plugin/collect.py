@@ -7,7 +7,7 @@ so each feature file becomes a ``pytest.Module`` whose module object is built in
 made by pytest-bdd's own ``scenario`` (or by ``oracle.plugin.bdd``, which runs it faster).
 
 The module also holds the step definitions pytest-bdd looks for, as fixtures visible to its
-tests only: one per kind (``oracle.suite.dispatch``), which runs each step through the
+tests only: one per kind (``oracle.plugin.dispatch``), which runs each step through the
 vocabulary of the file's game (the shared steps and the game's own module), so each game's
 phrases are scoped to its own features and two games may use the same phrase. Each test
 carries the scenario it runs, and an outline's test its example row, for its verdict
@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import pytest_bdd
 
+from oracle.plugin import dispatch
 from oracle.plugin.verdicts import ScenarioRef, scenario_key
-from oracle.suite import dispatch
 from oracle.suite.features import read_feature
 from oracle.suite.runnable import test_names
 from oracle.suite.vocabulary import vocabulary_for

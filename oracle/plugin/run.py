@@ -42,6 +42,7 @@ from oracle.report.judge import (
 from oracle.report.model import USER_PROPERTY, ScenarioResult, unique_scenarios
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
 from oracle.scenario.outcomes import EngineFault, NotInEdition
+from oracle.scenario.seeds import scenario_seed
 from oracle.suite import checked as suite_checked
 from oracle.suite import editions as run_editions
 from oracle.suite import reviews as run_reviews
@@ -647,11 +648,6 @@ def stale_note(stale: list[ScenarioResult]) -> str:
             f"they were reviewed, so their verdicts say nothing of the new words: {names}{more}"
             ". Re-read each against the new text ('rules-oracle errata' shows what changed), "
             "update its Cites: lines, then 'rules-oracle review'.")
-
-
-def scenario_seed(base: int, game: str, test_name: str) -> int:
-    """A per-scenario seed: stable across runs and xdist workers, changed by --seed."""
-    return zlib.crc32(f"{base}:{game}:{test_name}".encode())
 
 
 def _rerun(path: Path) -> tuple[frozenset[tuple[str, str]] | None, str]:

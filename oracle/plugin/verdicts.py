@@ -16,13 +16,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from oracle import options
+from oracle.report.classify import classify_exception, judge
 from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
-from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import (
-    EngineLacks,
-    NotInEdition,
-    RuleViolation,
     UnexpectedRejection,
 )
 from oracle.suite.runnable import row_name
@@ -70,26 +67,6 @@ def scenario_identity(item: pytest.Item) -> tuple[str, str, Path, int]:
 def classify(excinfo: pytest.ExceptionInfo[BaseException] | None) -> Status:
     """pass / fail / error / unsupported from how the test call ended."""
     return classify_exception(excinfo.value if excinfo is not None else None)
-
-
-def classify_exception(exc: BaseException | None) -> Status:
-    """pass / fail / error / unsupported from the exception a scenario ended with (if any).
-
-    A rule violation (or any assertion) is ``fail``: the engine broke the rule.
-    Anything else that went wrong (engine crash, protocol error, a scenario
-    that cannot run) is ``error``; a missing capability is ``unsupported``; a scenario
-    citing a sentence the run's edition lacks is ``untestable``. One function for a pytest
-    run and for the kill matrix's harness, so they cannot disagree.
-    """
-    if exc is None:
-        return Status.PASS
-    if isinstance(exc, NotInEdition):
-        return Status.UNTESTABLE
-    if isinstance(exc, EngineLacks | pytest.skip.Exception):
-        return Status.UNSUPPORTED
-    if isinstance(exc, RuleViolation | AssertionError):
-        return Status.FAIL
-    return Status.ERROR
 
 
 def rules_of(item: pytest.Item) -> list[str]:
@@ -254,29 +231,6 @@ def _fail_where_sent(entries: list[list[Any]], sent: tuple[int, str, str]) -> st
             entry[3] = "skipped"
     found[3] = "failed"
     return f"line {line}: {keyword} {text}"
-
-
-def judge(world: ScenarioWorld | None, exc: BaseException | None
-          ) -> tuple[Status, Blame | None]:
-    """A scenario's status from how it ended, and the other rule to charge when one of
-    that rule's checks failed first (then the scenario is ``blocked``). One function for a
-    pytest run and for the kill matrix's harness."""
-    status = classify_exception(exc)
-    if status == Status.FAIL and world is not None and exc is not None:
-        blame = _blame(world, exc)
-        if blame is not None:
-            return Status.BLOCKED, blame
-    return status, None
-
-
-def _blame(world: ScenarioWorld, failure: BaseException) -> Blame | None:
-    """Which other rule to charge for a failed check (None: the scenario's own)."""
-    if not isinstance(failure, RuleViolation):
-        return None
-    try:
-        return world.blame(failure)
-    except Exception:  # the engine broke while being asked: keep the plain failure
-        return None
 
 
 def expected(run: OracleRun, report: pytest.TestReport,

@@ -2,12 +2,19 @@
 
 A conformance report must tell "the engine breaks the rule" (fail) from
 "the engine broke" (error) and from "the engine cannot do this" (unsupported),
-so each has its own exception; ``oracle.report.model`` maps them to statuses.
+so each has its own exception; ``oracle.report.classify`` maps them to statuses.
+``ScenarioError`` (the scenario itself is wrong) is defined with the suite's other problems
+(``oracle.suite.problems``), where the step grammar raises it, and named here with the rest.
 """
 
 from __future__ import annotations
 
 import pytest
+
+from oracle.suite.problems import ScenarioError
+
+__all__ = ["EngineFault", "EngineLacks", "NotInEdition", "RuleViolation", "ScenarioError",
+           "UnexpectedRejection"]
 
 
 class RuleViolation(AssertionError):
@@ -61,6 +68,3 @@ class NotInEdition(pytest.skip.Exception):  # type: ignore[misc,name-defined]
         super().__init__(reason, pytrace=False)
         self.reason = reason
 
-
-class ScenarioError(Exception):
-    """The scenario itself is wrong (a step that cannot be carried out as written)."""

@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from oracle.scenario.outcomes import ScenarioError
 from oracle.suite.dsl import (
     PILE_GRAMMAR,
     CardRef,
@@ -31,6 +30,7 @@ from oracle.suite.dsl import (
     parse_pile,
     parse_quoted,
 )
+from oracle.suite.problems import ScenarioError
 
 if TYPE_CHECKING:
     from oracle.suite.games import Game

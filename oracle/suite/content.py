@@ -22,12 +22,11 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from oracle.scenario.outcomes import ScenarioError
 from oracle.suite.arguments import argument_of, kind_of, raw_arguments, references
 from oracle.suite.dsl import parse_count, parse_pile
 from oracle.suite.facts import closest
 from oracle.suite.features import ScenarioDoc, StepLine
-from oracle.suite.problems import Problem
+from oracle.suite.problems import Problem, ScenarioError
 
 if TYPE_CHECKING:
     from oracle.suite.games import Game

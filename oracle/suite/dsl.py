@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oracle.scenario.outcomes import ScenarioError
+from oracle.suite.problems import ScenarioError
 
 PILE_GRAMMAR = (
     "'empty', 'N cards', 'N hidden cards', '\"A\", \"B\" and \"C\"' (top first for piles), "

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import shutil
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,11 +36,14 @@ from oracle.suite.editions import Citer
 from oracle.suite.wording import differences, word_diff
 
 if TYPE_CHECKING:
-    from oracle.report.model import Report
     from oracle.suite.games import Game
 
+#: Each report's verdicts on a citing scenario (``oracle.cli.editions.verdicts_of``: reports
+#: are a layer above the suite).
+Verdicts = Callable[[Citer], list[dict[str, str]]]
+
 __all__ = ["Change", "Errata", "ErrataError", "check_catalog", "compare", "import_new_version",
-           "replaced_source", "touched_contradictions", "verdicts_of"]
+           "replaced_source", "touched_contradictions"]
 
 
 class ErrataError(Exception):
@@ -135,14 +138,12 @@ class Change:
             return ()
         return differences(self.text, self.new_text)
 
-    def to_json(self, reports: Sequence[tuple[str, Report]]) -> dict[str, Any]:
+    def to_json(self, verdicts: Verdicts = lambda citer: []) -> dict[str, Any]:
         return {"kind": self.kind, "anchor": self.anchor, "new_anchor": self.new_anchor,
                 "edition": self.edition, "text": self.text, "new_text": self.new_text,
                 "kinds": list(self.kinds), "diff": self.diff,
-                "cited_by": [{**c.to_json(), "verdicts": verdicts_of(reports, c)}
-                             for c in self.cited_by],
-                "stale": [{**c.to_json(), "verdicts": verdicts_of(reports, c)}
-                          for c in self.stale]}
+                "cited_by": [{**c.to_json(), "verdicts": verdicts(c)} for c in self.cited_by],
+                "stale": [{**c.to_json(), "verdicts": verdicts(c)} for c in self.stale]}
 
 
 @dataclass
@@ -157,12 +158,14 @@ class Errata:
     #: Reviewed contradictions one of whose sides is a changed or removed sentence.
     contradictions: list[str] = field(default_factory=list)
 
-    def to_json(self, reports: Sequence[tuple[str, Report]] = ()) -> dict[str, Any]:
-        """The errata as data, each citing scenario with each report's verdicts on it."""
+    def to_json(self, reports: Sequence[str] = (),
+                verdicts: Verdicts = lambda citer: []) -> dict[str, Any]:
+        """The errata as data, each citing scenario with each report's verdicts on it
+        (``reports``: their labels; ``verdicts``: theirs on a scenario)."""
         return {"version": 1, "game": self.game, "replaced": self.replaced,
                 "new_file": self.new_file, "catalog": self.catalog,
-                "reports": [label for label, _ in reports],
-                "changes": [c.to_json(reports) for c in self.changes],
+                "reports": list(reports),
+                "changes": [c.to_json(verdicts) for c in self.changes],
                 "contradictions": self.contradictions}
 
 
@@ -225,35 +228,6 @@ def _edition_changes(anchor: str, old: Catalog, new: Catalog, replaced: str,
         out.append(Change(kind, anchor, was or "", anchor, now or "", edition.name,
                           cited_by=cited, stale=stale))
     return out
-
-
-def verdicts_of(reports: Sequence[tuple[str, Report]], citer: Citer
-                ) -> list[dict[str, str]]:
-    """Each report's verdicts on a citing scenario (each of an outline's rows): the report's
-    path, its engine, the row's name and status; ``none`` where the report has no verdict
-    on it (not run, or not selected). A scenario is found by its file's name, its line and
-    its name (a name is one scenario's in its game)."""
-    from oracle.report.model import unique_scenarios
-
-    out = []
-    where = _place(citer.location)
-    for label, report in reports:
-        rows = [s for s in unique_scenarios(report.rules)
-                if _place(s.location) == where and (s.name == citer.name
-                                                    or s.name.startswith(citer.name + " ["))]
-        spec = str(report.engine.get("spec", "?"))
-        if not rows:
-            out.append({"report": label, "engine": spec, "name": citer.name, "status": "none"})
-        out += [{"report": label, "engine": spec, "name": s.name, "status": str(s.status)}
-                for s in rows]
-    return out
-
-
-def _place(location: str) -> tuple[str, str]:
-    """A scenario's file name and line: the same whichever folder a run was made from (a
-    report shows a committee's file from the current folder, or in full)."""
-    path, _, line = location.rpartition(":")
-    return Path(path).name, line
 
 
 def check_catalog(path: Path) -> Catalog:

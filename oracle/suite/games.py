@@ -146,10 +146,8 @@ def bundled_features_dir() -> Path:
     try:
         return Path(str(importlib.resources.files("oracle.features")))
     except ModuleNotFoundError as exc:
-        import oracle
-
         raise CatalogFileError(
-            f"the oracle package imported from {next(iter(oracle.__path__))} has no bundled "
+            f"the oracle package imported from {Path(__file__).parent.parent} has no bundled "
             "features (oracle.features): it is a source checkout imported in place of the "
             "installed rules-oracle (python -m puts the current folder first on sys.path). "
             "Install the checkout (pip install -e .), or run the command from another "

@@ -53,7 +53,8 @@ from oracle.suite.content import (
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.filecheck import description_problems
 from oracle.suite.games import Game
-from oracle.suite.problems import Problem
+from oracle.suite.plays import class_members
+from oracle.suite.problems import Problem, ScenarioError
 from oracle.suite.rulings import COMMITTEE_ID, RULE_TAG, Rulings, read_rulings
 from oracle.suite.vocabulary import Vocabulary, vocabulary_for
 
@@ -365,9 +366,6 @@ def _check_plays(game: Game, words: Vocabulary) -> list[Problem]:
                         problems.append(Problem(path, 1, f"{card}{where}: {line}",
                                                 f"no {kind} step matches this {key} line"))
     for name in game.plays["classes"]:
-        from oracle.scenario.cards import class_members
-        from oracle.scenario.outcomes import ScenarioError
-
         try:
             members = class_members(game, name)
         except ScenarioError as exc:

@@ -1,4 +1,5 @@
-"""A problem the suite checks found: where it is, the offending text, and what to do.
+"""A problem the suite checks found: where it is, the offending text, and what to do; and
+``ScenarioError``, a problem found only as a step runs.
 
 Its own module because every check (``lint``, ``rulings``, ``content``) reports the same
 value, and ``pytest.UsageError`` lists them the same way: ``file:line: message`` and the
@@ -23,3 +24,11 @@ class Problem:
     def __str__(self) -> str:
         text = f"\n    {self.text}" if self.text else ""
         return f"{self.path}:{self.line}: {self.message}{text}"
+
+
+class ScenarioError(Exception):
+    """The scenario itself is wrong (a step that cannot be carried out as written).
+
+    Defined here, in the suite's layer, because the step grammar (``dsl``, ``arguments``)
+    and the suite checks raise it; ``oracle.scenario.outcomes`` names it with the other
+    ways a scenario ends."""

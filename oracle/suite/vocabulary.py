@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from oracle.suite.phrasings import Phrasings
+from oracle.suite.problems import ScenarioError
 from oracle.suite.stepdefs import StepDefinition, literal_hint, step_definitions
 
 if TYPE_CHECKING:
-    from oracle.scenario.world import ScenarioWorld
     from oracle.suite.games import Game
 
 COMMON_STEPS = "oracle.steps.common"
@@ -158,15 +158,15 @@ class Vocabulary:
         m = regex.match(text)
         return text[:m.end()] if m else ""
 
-    def run(self, world: ScenarioWorld, kind: str, text: str,
+    def run(self, world: Any, kind: str, text: str,
             fixture: Callable[[str], Any] | None = None) -> None:
         """Run one step text through its definition, exactly as a feature file would.
 
         Parameters the text does not give are fixtures: ``oracle_world`` is ``world``, and
         any other is asked of ``fixture`` (pytest's ``request.getfixturevalue``) if given.
+        ``world`` is the scenario's ``oracle.scenario.world.ScenarioWorld``, a layer above
+        this one, which the step definitions use; the vocabulary only hands it on.
         """
-        from oracle.scenario.outcomes import ScenarioError
-
         hits = self.match(kind, text)
         if not hits:
             raise ScenarioError(f"no {kind} step matches {text!r}")

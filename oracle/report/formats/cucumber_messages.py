@@ -12,7 +12,7 @@ the row's values), and the run follows as ``testCase``, ``testCaseStarted``,
 ``vendor.md``; a test validates the output against it).
 
 Steps run through the oracle's vocabulary, so the step definitions are the three that
-pytest-bdd sees (Given, When, Then: ``oracle.suite.dispatch``). Times are the report's
+pytest-bdd sees (Given, When, Then: ``oracle.plugin.dispatch``). Times are the report's
 durations laid end to end from the moment the file is written. The scenarios whose feature
 file is not at hand (a committee's folder given by an absolute path, an exploration) are
 written as a Gherkin file of their own, from the steps their verdicts recorded, and parsed

@@ -141,7 +141,7 @@ def case_needs(game: Game, case: Case, capabilities: frozenset[str] | None = Non
                base_seed: int = 0) -> tuple[str, ...]:
     """What a scenario needs: with ``capabilities`` (an engine's), as a run on that engine
     computes it; without, with card classes left open."""
-    from oracle.plugin.run import scenario_seed
+    from oracle.scenario.seeds import scenario_seed
 
     if capabilities is None:
         cards: CardTable = _OpenCards(game, frozenset(), 0)
@@ -244,9 +244,9 @@ def _requests_by_step(game: Game, cases: Iterable[Case]) -> dict[tuple[str, int]
     ``act TYPE``, ``choose``, ``observe``, and for Given steps the setup fields they write.
     Empty when the game has no reference engine."""
     from oracle.engines import EngineClient, EngineSpec, factory_for, make_engine
-    from oracle.plugin.run import scenario_seed
+    from oracle.probe.sent import Recorder
+    from oracle.scenario.seeds import scenario_seed
     from oracle.scenario.world import ScenarioWorld
-    from oracle.suite.sent import Recorder
 
     if not game.reference_engine:
         return {}
@@ -346,9 +346,9 @@ def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
                 base_seed: int = 0, refused: Mapping[str, str] | None = None,
                 refusals: Mapping[str, tuple[str, ...]] | None = None) -> EngineGaps:
     """What one engine (its declared capabilities) lacks for one game's scenarios; with
-    ``refused`` (the setup keys it refused, ``oracle.engines.smoke.suite_requests``) and
+    ``refused`` (the setup keys it refused, ``oracle.probe.smoke.suite_requests``) and
     ``refusals`` (per scenario's test name, what it refused when the scenario was replayed:
-    ``oracle.engines.smoke.replay``), also the scenarios it answers ``unsupported``."""
+    ``oracle.probe.smoke.replay``), also the scenarios it answers ``unsupported``."""
     from oracle.mutants.harness import game_cases
 
     given = frozenset(declared)

@@ -50,7 +50,7 @@ PARSER = parsers.re(ANY_TEXT)
 """How each dispatcher reads a step: all of its text, as ``step_text``."""
 
 _DEFINE = compile("given(parser)(_given)\nwhen(parser)(_when)\nthen(parser)(_then)\n",
-                  "<oracle.suite.dispatch.define_in>", "exec")
+                  "<oracle.plugin.dispatch.define_in>", "exec")
 _NAMES = {"given": given, "when": when, "then": then, "parser": PARSER,
           **{f.__name__: f for f in DISPATCHERS.values()}}
 

@@ -8,7 +8,7 @@ and says in plain words what is wrong, how to fix it, and which section of
 docs/protocol.md to read.
 
 Then it tries what the suite really sends: each setup key and request shape the game's
-scenarios use (those this engine may be sent), each alone (``oracle.suite.sent``), so that
+scenarios use (those this engine may be sent), each alone (``oracle.probe.sent``), so that
 a key the adapter refuses is named with the scenarios it costs, instead of surfacing as a
 run full of ``unsupported``.
 
@@ -164,7 +164,7 @@ class _Smoke:
         """Every declared card (law, faction, ...) is one the game has: a made-up name, or a
         card class written where a card's name goes, gates nothing, and the scenarios
         needing the card would be unsupported without a word."""
-        from oracle.suite.capabilities import unknown_declarations
+        from oracle.probe.capabilities import unknown_declarations
 
         unknown = unknown_declarations(game, self.capabilities)
         if unknown:
@@ -222,7 +222,7 @@ class _Smoke:
 
     def check_suite_requests(self, game: Game) -> None:
         """Every setup key and request shape the game's scenarios send (those this engine
-        can run: its declarations cover their needs), each tried alone (``oracle.suite.sent``):
+        can run: its declarations cover their needs), each tried alone (``oracle.probe.sent``):
         a key or shape the engine refuses is named, with the scenarios it costs."""
         found = suite_requests(self.client, game, self.capabilities)
         if found is None:
@@ -462,14 +462,14 @@ def suite_requests(client: EngineClient, game: Game, capabilities: frozenset[str
                    shapes: bool = True, seed: int = 0
                    ) -> tuple[list[Tried], list[Tried]] | None:
     """Try every setup key, then every request shape, that the scenarios this engine can
-    run send, as a run with ``seed`` sends them (``oracle.suite.sent``: its cards are the
+    run send, as a run with ``seed`` sends them (``oracle.probe.sent``: its cards are the
     ones the engine declares); None for a game with no reference engine to record them on.
     A key whose state is refused is tried again without it, so that a refusal of the rest of
     the state is not blamed on the key; if that is refused too, the key is tried in another
-    scenario's state (``oracle.suite.sent.TRIALS`` states at most). Used by smoke and by
+    scenario's state (``oracle.probe.sent.TRIALS`` states at most). Used by smoke and by
     ``rules-oracle capabilities --engine``."""
-    from oracle.suite.capabilities import case_needs
-    from oracle.suite.sent import key_probes, sent, shape_probes
+    from oracle.probe.capabilities import case_needs
+    from oracle.probe.sent import key_probes, sent, shape_probes
 
     runs = sent(game, capabilities, seed)
     if not runs:
@@ -511,7 +511,7 @@ def suite_requests(client: EngineClient, game: Game, capabilities: frozenset[str
 def replay(client: EngineClient, game: Game, capabilities: frozenset[str], seed: int = 0
            ) -> dict[str, tuple[Mapping[str, Any], Unsupported]] | None:
     """Each scenario this engine can run (its declarations cover its needs), its requests
-    sent again as a run with ``seed`` on this engine sends them (``oracle.suite.sent``),
+    sent again as a run with ``seed`` on this engine sends them (``oracle.probe.sent``),
     without judging the answers: the scenarios the engine answers ``unsupported`` (by test
     name), with the request and that answer; a run reports those scenarios unsupported.
     None for a game with no reference engine to record them on.
@@ -520,8 +520,8 @@ def replay(client: EngineClient, game: Game, capabilities: frozenset[str], seed:
     answers otherwise (it rejects what the reference accepted), the requests that follow
     are sent all the same, which is enough to learn what it refuses to take at all. Used by
     ``rules-oracle capabilities --engine``, so that its prediction is what a run does."""
-    from oracle.suite.capabilities import case_needs
-    from oracle.suite.sent import sent
+    from oracle.probe.capabilities import case_needs
+    from oracle.probe.sent import sent
 
     runs = sent(game, capabilities, seed)
     if not runs:
