@@ -130,10 +130,16 @@ class ThirdDisplayAskedFirst(ReferenceEngine):
             player.display.append(Display(fact.name, self.charges_for(fact), self.g.turn))
 
 class StepCInTurnOrder(ReferenceEngine):
-    """Asks the players over the hand limit one after another, in seat order."""
+    """Asks the players over the hand limit (in Step C, and at the set-up's hold) one after
+    another, in seat order."""
     queue = ()
     def act_discard_down(self, action):
         super().act_discard_down(action)
+        self.one_at_a_time()
+    def act_setup_hold(self, action):
+        super().act_setup_hold(action)
+        self.one_at_a_time()
+    def one_at_a_time(self):
         asked = [p for p in self.g.pending if p.decision == "keep"]
         self.queue = asked[1:]
         self.g.pending = [p for p in self.g.pending if p not in self.queue]
@@ -200,9 +206,9 @@ def test_an_engine_reading_the_text_the_other_ways_it_allows_passes(pytester, en
     """What the chapter and its related chapters leave open is not asserted (issue 19's
     audit): appointing costs what 5.2 says (a scenario measuring a card's effect in Ducats
     appoints a Leader, whose cost is Monarch Power), a third Display Card may be placed
-    after the discard is chosen, Step C may ask the players one at a time ("All players
-    must discard down" says no order), and a player may keep fewer than 5 ("a maximum
-    hand size of 5")."""
+    after the discard is chosen, Step C and the set-up's hold may ask the players one at a
+    time ("All players must discard down", "each player may ... hold up to 4" say no
+    order), and a player may keep fewer than 5 ("a maximum hand size of 5")."""
     engine_module("elsewhere", ELSEWHERE)
     report = run_inprocess(pytester, "elsewhere:other_readings")
     assert {r["status"] for r in report["rules"]} == {"pass", "untestable"}, [

@@ -85,7 +85,15 @@ class StricterChoices(ReferenceEngine):
     """The Cleanup Phase when a setup gives none; a draw refused while a card is being
     played, or when the deck and its discard pile hold too few cards; a Counterespionage
     that takes only a Display Card's name, not its Action's, and never counters its own
-    player's card; a targets.card refused on a card that counters nothing."""
+    player's card; a targets.card refused on a card that counters nothing; a defender's
+    pass ending the attacker's Battle Actions for the Round, as a defender's play does."""
+
+    def check_battle_order(self, name: str, what: str) -> Rejection | None:
+        battle = self.g.battle
+        if battle is not None and self.side_of(name) == "attackers" and (
+                "defenders" in battle.passed):
+            return Rejection(f"the defender has passed: {what!r} comes too late")
+        return super().check_battle_order(name, what)
 
     def act_play(self, action: Any) -> None:
         fact = self.card_fact(action.get("card"), "play.card")
@@ -161,6 +169,13 @@ def test_the_choices_are_real_choices():
     assert answers(StricterChoices, state, aimed) == ["Rejected"]
     assert answers(ReferenceEngine, state, play, own) == ["Accepted", "Accepted"]
     assert answers(StricterChoices, state, play, own) == ["Accepted", "Rejected"]
+    fighting = {"players": [{"name": "Alice", "hand": ["Volley Fire"]}, {"name": "Bob"}],
+                "phase": "action", "active_player": "Alice",
+                "battle": {"attackers": ["Alice"], "defenders": ["Bob"]}}
+    volley = {"type": "play", "player": "Alice", "card": "Volley Fire"}
+    bob_passes = {"type": "battle_pass", "player": "Bob"}
+    assert answers(ReferenceEngine, fighting, bob_passes, volley) == ["Accepted"] * 2
+    assert answers(StricterChoices, fighting, bob_passes, volley) == ["Accepted", "Rejected"]
     seen = EngineClient(OtherChoices(), "other")
     seen.send(Setup("eu-pop", {"players": spy, "phase": "peace"}, 1))
     assert seen.send(Observe("*")).view["active_player"] == "Alice"

@@ -97,7 +97,6 @@ Feature: Hands, the three decks and their discard piles
       And no decision is pending
       When the set-up hold is resolved
       Then Alice must keep 4 cards
-      And Bob must keep 4 cards
 
     Scenario: A hand over the limit can still be played from before Phase 5
       Cites: eu-pop:4.2.taking-a-turn#1 "play an Action Card from their hand"
