@@ -157,8 +157,8 @@ CORE_OPTIONS: tuple[Option, ...] = (
     ENGINE,
     Option("rule", "run only the scenarios of this rule id and its sub-rules (e.g. ti4:2.4), "
            "or of one game (e.g. ti4); repeatable", metavar="ID", kind="list"),
-    Option("rerun_failed", "run again only the scenarios that failed, errored or were "
-           "blocked in this JSON report (pytest's --lf); if none did, every selected one",
+    Option("rerun_failed", "run again only the scenarios that failed, errored, were "
+           "blocked or flaky in this JSON report (pytest's --lf); if none did, every selected one",
            metavar="REPORT"),
     Option("features", "another folder of game folders (each with game.yaml), or of folders "
            "named after a game holding more scenarios (a committee's rulings); repeatable",
@@ -171,6 +171,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
            "every remaining scenario on it ends error at once with that diagnosis (default "
            f"{DEFAULT_MAX_TIMEOUTS}; 0 never gives up)", metavar="N", type=_count,
            default=DEFAULT_MAX_TIMEOUTS),
+    Option("repeat", "run every selected scenario N times (the same seed each time); a "
+           "scenario whose runs end differently is flaky, with the outcomes seen, and fails "
+           "the run (default 1)", metavar="N", type=at_least_one, default=1),
     Option("strict_protocol", "validate every request and reply against the protocol's JSON "
            "Schemas; a violation errors the scenario", kind="flag"),
     Option("expectations", "YAML of this engine's known failures: they report xfail, and "

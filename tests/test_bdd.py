@@ -28,9 +28,9 @@ EXAMPLES = ROOT / "examples"
 
 
 def _same(report: dict[str, Any]) -> Any:
-    """A report without what differs from one run to the next (durations)."""
+    """A report without what differs from one run to the next (durations, the start)."""
     if isinstance(report, dict):
-        return {k: _same(v) for k, v in report.items() if k != "duration"}
+        return {k: _same(v) for k, v in report.items() if k not in ("duration", "started")}
     if isinstance(report, list):
         return [_same(v) for v in report]
     return report

@@ -316,6 +316,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return reports.run_diff(ns.old, ns.new)
     if ns.command == "combine":
         return reports.run_combine(ns)
+    if ns.command == "trend":
+        return reports.run_trend(ns)
     if ns.command == "steps":
         return list_steps(ns.game, ns.markdown, ns.oracle_features)
     if ns.command == "selftest":

@@ -1,7 +1,9 @@
-"""The commands that read reports rather than run engines: expectations, diff, combine.
+"""The commands that read reports rather than run engines: expectations, diff, combine,
+trend.
 
 Each reads JSON reports through the typed loader (``oracle.report.load_report``) and does
-its work in ``oracle.report`` (``expectations``, ``diff``, ``combine``); this module only
+its work in ``oracle.report`` (``expectations``, ``diff``, ``combine``, ``trend``); this
+module only
 turns command lines into calls, files and exit statuses.
 """
 
@@ -17,7 +19,7 @@ from oracle.report.judge import Exit
 
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from oracle import options
-    from oracle.report.formats import file_formats
+    from oracle.report.formats import file_formats, trend_formats
 
     expect = sub.add_parser(
         "expectations", help="write a known-failures file from a run's JSON report",
@@ -46,6 +48,20 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         combine.add_argument(f"--{fmt.name.replace('_', '-')}", dest=f"oracle_{fmt.name}",
                              metavar="PATH", help=fmt.help)
     options.by_name()["require_coverage"].add_to_cli(combine)
+    trend = sub.add_parser(
+        "trend", help="each rule's status across runs' JSON reports, oldest first",
+        description="Show each rule's status in each run, oldest first (by when each run "
+                    "started, which its report records; a report written before reports did "
+                    "is placed by its file's modification time, and the output says so), "
+                    "and the first run where each rule changed. Give the reports, or a "
+                    "folder of them (its *.json; a badge, a matrix, a shard's or an "
+                    "interrupted run's report there is left out, and said). The text goes "
+                    "to standard output. Exit 0, or 2 when a report cannot be read.")
+    trend.add_argument("reports", nargs="+", metavar="REPORT|FOLDER")
+    for fmt in trend_formats():
+        trend.add_argument(f"--{fmt.name.replace('_', '-')}", dest=f"trend_{fmt.name}",
+                           metavar="PATH", help=fmt.help.replace("per-rule report",
+                                                                 "trend of rules across runs"))
 
 
 def _load(path: str, command: str) -> object:
@@ -82,6 +98,32 @@ def run_diff(old: str, new: str) -> int:
     result = diff_reports(before, after)  # type: ignore[arg-type]
     print(result.render(), end="")
     return Exit.FAILED if result.regressed else Exit.OK
+
+
+def run_trend(ns: argparse.Namespace) -> int:
+    """``rules-oracle trend REPORT... | FOLDER``: rules across runs, oldest first."""
+    import shutil
+
+    from oracle.report.formats import formats, trend_formats
+    from oracle.report.formats.table import render_trend_table
+    from oracle.report.trend import build_trend
+    from oracle.report.write import OutputError, check_outputs, write_atomic
+
+    outputs = {f.name: Path(getattr(ns, f"trend_{f.name}")) for f in trend_formats()
+               if getattr(ns, f"trend_{f.name}", None)}
+    try:
+        check_outputs({f"--{name}": path for name, path in outputs.items()})
+        trend = build_trend([Path(p) for p in ns.reports])
+    except (OutputError, ReportFileError) as exc:
+        print(f"rules-oracle trend: {exc}", file=sys.stderr)
+        return Exit.USAGE
+    print(render_trend_table(trend, shutil.get_terminal_size().columns))
+    for name, path in outputs.items():
+        trend_of = formats()[name].trend
+        assert trend_of is not None
+        write_atomic(path, trend_of(trend))
+        print(f"trend written to {path}")
+    return Exit.OK
 
 
 def requested_outputs(ns: argparse.Namespace) -> dict[str, Path]:

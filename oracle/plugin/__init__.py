@@ -116,6 +116,16 @@ def pytest_bdd_step_error(request: pytest.FixtureRequest, feature: Any, scenario
     verdicts.step_ended(request, step, "failed")
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own (an Outline's rows): each row's runs together
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``--repeat N``: each scenario's test runs N times, as N tests (``collect.REPEAT_ARG``)."""
+    run = metafunc.config.stash.get(run_key, None)
+    if run is not None and run.repeat > 1 and collect.REPEAT_ARG in metafunc.fixturenames:
+        metafunc.parametrize(collect.REPEAT_ARG, range(1, run.repeat + 1),
+                             ids=[collect.repeat_id(n, run.repeat)
+                                  for n in range(1, run.repeat + 1)])
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                    items: list[pytest.Item]) -> None:
     run = config.stash.get(run_key, None)
@@ -165,7 +175,8 @@ def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
     game = run.games[rules[0].partition(":")[0]]
     client = run.engine_for(game)
     client.transcript.clear()
-    return ScenarioWorld(game, client, run.scenario_seed(game.id, request.node.name), rules)
+    seed = run.scenario_seed(game.id, collect.unrepeated(request.node.name))
+    return ScenarioWorld(game, client, seed, rules)
 
 
 @pytest.hookimpl(wrapper=True)

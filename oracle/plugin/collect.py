@@ -42,6 +42,35 @@ def _finish(oracle_world: Any) -> None:
     oracle_world.finish()
 
 
+REPEAT_ARG = "oracle_repeat"
+"""What a scenario's test takes under ``--repeat N``: which of its runs it is (1 to N). The
+plugin parametrises it (``pytest_generate_tests``, after an Outline's rows), so each run is
+a test of its own, with its own report and verdict, on every worker and shard alike; the
+run's verdicts are made one at the end (``oracle.report.repeats``)."""
+
+_REPEAT_ID = re.compile(r"(\[|-)run\d+of\d+\]$")
+
+
+def _finish_repeated(oracle_world: Any, oracle_repeat: int) -> None:
+    """``_finish``, for a test run ``--repeat N`` times (``REPEAT_ARG``)."""
+    oracle_world.finish()
+
+
+def repeat_id(n: int, count: int) -> str:
+    """The test id of the n-th of ``count`` runs: ``test_x[run2of3]``."""
+    return f"run{n}of{count}"
+
+
+def unrepeated(name: str) -> str:
+    """A test's name without its run (``test_x[run2of3]`` -> ``test_x``; an Outline row's
+    ``test_x[2-run2of3]`` -> ``test_x[2]``): what its seed comes from, so that every run of
+    a scenario, and a run without ``--repeat``, plays the same game."""
+    found = _REPEAT_ID.search(name)
+    if found is None:
+        return name
+    return name[:found.start()] + ("]" if found.group(1) == "-" else "")
+
+
 def public_scenario_test(path: Path, name: str, body: Callable[..., Any]
                          ) -> Callable[..., Any]:
     """pytest-bdd's test for one scenario of a feature file, ending with ``body``: its public
@@ -73,9 +102,10 @@ class FeatureFile(pytest.Module):
             ref = scenarios.get(getattr(item, "originalname", ""))
             if ref is not None and isinstance(item, pytest.Item):
                 # An outline's tests come in the order of its rows (pytest-bdd parametrises
-                # its test with them, in order): the n-th is the n-th row.
+                # its test with them, in order), each row's runs together (--repeat N):
+                # the n-th is the (n // N)-th row.
                 n = seen[ref.test] = seen.get(ref.test, -1) + 1
-                item.stash[scenario_key] = (ref, n)
+                item.stash[scenario_key] = (ref, n // run.repeat)
         return items
 
     def _module(self, run: OracleRun) -> tuple[types.ModuleType, dict[str, ScenarioRef]]:
@@ -90,6 +120,7 @@ class FeatureFile(pytest.Module):
             dispatch.define_in(module)
         scenarios: dict[str, ScenarioRef] = {}
         make = run.scenario_test or public_scenario_test
+        body = _finish if run.repeat == 1 else _finish_repeated
         names = test_names(path)  # over every scenario: a test's name (and seed) is the same
         for scenario in read_feature(path).scenarios:  # whatever the selection
             if run.retired(scenario):
@@ -97,7 +128,7 @@ class FeatureFile(pytest.Module):
             # Not selected: no test to build (only to deselect); another shard's: none at all.
             if run.wants(scenario) and run.in_shard(run.shard_key(scenario)):
                 test = names[scenario.name]
-                setattr(module, test, make(path, scenario.name, _finish))
+                setattr(module, test, make(path, scenario.name, body))
                 scenarios[test] = ScenarioRef(scenario.name, path, scenario.line, test,
                                               scenario.examples)
         return module, scenarios

@@ -20,14 +20,14 @@ from oracle.report.model import Status, load_report
 if TYPE_CHECKING:
     from oracle.plugin.run import OracleRun
 
-NOT_PASSED = (Status.FAIL, Status.ERROR, Status.BLOCKED)
+NOT_PASSED = (Status.FAIL, Status.ERROR, Status.BLOCKED, Status.FLAKY)
 """What a rerun runs again: a known failure (xfail) is not news, an unsupported one cannot
 run."""
 
 
 def failed_in(path: Path) -> frozenset[tuple[str, str]]:
-    """The (location, name) of every scenario that failed, errored or was blocked in the
-    JSON report at ``path`` (``ReportFileError`` if it is not one)."""
+    """The (location, name) of every scenario that failed, errored, was blocked or flaky in
+    the JSON report at ``path`` (``ReportFileError`` if it is not one)."""
     report = load_report(path)
     return frozenset((s.location, s.name) for rule in report.rules
                      for s in (*rule.scenarios, *(x for g in rule.rulings for x in g.scenarios))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime
 import difflib
 import functools
 import gc
@@ -40,6 +41,7 @@ from oracle.report.judge import (
     stale_expectations,
 )
 from oracle.report.model import USER_PROPERTY, ScenarioResult, unique_scenarios
+from oracle.report.repeats import merge_repeats
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
 from oracle.scenario.outcomes import EngineFault, NotInEdition
 from oracle.scenario.seeds import scenario_seed
@@ -112,6 +114,11 @@ class OracleRun:
     #: ``--rerun-failed``: the (location, name) of the scenarios to run again (None: all).
     rerun: frozenset[tuple[str, str]] | None = None
     rerun_note: str = ""
+    #: How many times each scenario runs (``--repeat N``): its verdicts are made one, and
+    #: ``flaky`` where they differ (``oracle.report.repeats``).
+    repeat: int = 1
+    #: When the run started (ISO 8601, UTC), for the report (a trend orders runs by it).
+    started: str | None = None
     #: Engines given up (failed at start-up, or too many timeouts in a row), and why.
     breaker: Breaker = field(default_factory=lambda: Breaker(EngineSpec("reference")))
     interrupted: bool = False
@@ -182,7 +189,7 @@ class OracleRun:
                 require_coverage=values["require_coverage"], shard=shard,  # type: ignore[arg-type]
                 all_games=values["all_games"], values=values, lang=values.get("lang"),
                 bdd_public=values["bdd_public"],
-                breaker=Breaker(spec, values["max_timeouts"]),
+                breaker=Breaker(spec, values["max_timeouts"]), repeat=values["repeat"] or 1,
                 editions=run_editions.choose_editions(values.get("edition") or (), games),
             )
             if values["rerun_failed"]:
@@ -388,8 +395,9 @@ class OracleRun:
         note = f"\nrules-oracle: {self.features_note}" if self.features_note else ""
         editions = "".join(f", {g} as of edition {e.name}" for g, e in self.editions.items())
         note += f"\nrules-oracle: {self.rerun_note}" if self.rerun_note else ""
+        repeat = f", each scenario {self.repeat} times" if self.repeat > 1 else ""
         return (f"rules-oracle: engine {self.spec}, games {', '.join(self.games)}, seed "
-                f"{self.seed}{shard}{editions} ({time.strftime('%Y-%m-%d')}){note}")
+                f"{self.seed}{shard}{editions}{repeat} ({time.strftime('%Y-%m-%d')}){note}")
 
     def selected_games(self) -> list[Game]:
         """The games a --rule selects (every game without one): only their feature files
@@ -411,6 +419,8 @@ class OracleRun:
         """Refuse, before anything runs, a suite that would lose a rule silently."""
         if self.is_worker:
             return
+        self.started = datetime.datetime.now(datetime.UTC).isoformat(
+            timespec="seconds").replace("+00:00", "Z")
         key = suite_checked.fingerprint(self.selected_games(), self.games, self.selected)
         if suite_checked.passed_before(key):
             return  # unchanged since it passed; the rulings are read (find_rulings) already
@@ -535,10 +545,13 @@ class OracleRun:
         known = self.expectations.whole_rules() if self.expectations else set()
         ordered = [v for _, v in sorted(zip(self.verdict_order, self.verdicts, strict=True),
                                         key=lambda pair: pair[0])]
+        if self.repeat > 1:
+            ordered = merge_repeats(ordered)
         report = build_report(catalogs, ordered, engine, self.selected, known, self.rulings,
                               self.short_path, self.lang)
         self.report = dataclasses.replace(report, interrupted=self.interrupted,
-                                          shard=self.shard)  # type: ignore[arg-type]
+                                          shard=self.shard,  # type: ignore[arg-type]
+                                          started=self.started, repeat=self.repeat)
         return self.report
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
@@ -609,6 +622,8 @@ class OracleRun:
             return status
         if stale_expectations(report) and self.strict_expectations:
             return pytest.ExitCode.TESTS_FAILED  # stale known failures
+        if any(r.status == Status.FLAKY for r in report.rules):
+            return pytest.ExitCode.TESTS_FAILED  # some runs passed, pytest saw no failure
         if self.shard and self.require_coverage is not None:
             self.notes.append("--require-coverage is judged on the whole run: pass it to "
                               "'rules-oracle combine' with the shards' reports")

@@ -261,7 +261,9 @@ def reproduce(run: OracleRun, rules: list[str], item: pytest.Item,
     (engine, features, seed, timeout, strictness, expectations), and the scenario's last
     exchanges with the engine (none if it failed before reaching it)."""
     game = rules[0].partition(":")[0]
-    seed = world.seed if world else run.scenario_seed(game, item.name)
+    from oracle.plugin.collect import unrepeated
+
+    seed = world.seed if world else run.scenario_seed(game, unrepeated(item.name))
     test = getattr(item, "originalname", None) or item.name
     command = ["rules-oracle", "run", *options.reproduce_args(run.values),
                "--rule", rules[0], "-k", test]

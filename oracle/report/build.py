@@ -34,8 +34,8 @@ NOT_SELECTED = "not selected in this run"
 
 #: Which scenario status decides a rule's status, most telling first. A blocked scenario
 #: leaves its rule unverified: the rule is blocked unless it fails outright.
-_DECIDING = (Status.FAIL, Status.ERROR, Status.XPASS, Status.BLOCKED, Status.XFAIL,
-             Status.PASS)
+_DECIDING = (Status.FAIL, Status.ERROR, Status.FLAKY, Status.XPASS, Status.BLOCKED,
+             Status.XFAIL, Status.PASS)
 
 
 def rule_status(testable: bool, scenario_statuses: Iterable[Status]) -> Status:

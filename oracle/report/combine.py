@@ -36,6 +36,9 @@ def _check(reports: Sequence[tuple[str, Report]]) -> None:
         raise CombineError("give the JSON reports of the shards to combine")
     first_name, first = reports[0]
     for name, report in reports[1:]:
+        if report.repeat != first.repeat:
+            raise CombineError(f"{name} ran each scenario {report.repeat} time(s) but "
+                               f"{first_name} {first.repeat}: shards of one run share --repeat")
         for key in ("spec", "seed"):
             if report.engine.get(key) != first.engine.get(key):
                 raise CombineError(
@@ -118,5 +121,7 @@ def combine(reports: Sequence[tuple[str, Report]]) -> Report:
         for game, info in report.engine.get("games", {}).items():
             games.setdefault(game, info)
     engine = {**first.engine, "games": dict(sorted(games.items()))}
+    started = [r.started for _, r in reports if r.started]
     return Report(engine, rules, summarise(rules, len(unique_scenarios(rules))),
-                  interrupted=any(r.interrupted for _, r in reports))
+                  interrupted=any(r.interrupted for _, r in reports),
+                  started=min(started) if started else None, repeat=first.repeat)

@@ -28,12 +28,12 @@ class Exit(IntEnum):
 EXIT_TABLE = """\
 exit status:
   0    every applicable rule conforms, and at least one scenario ran on the engine
-  1    some rule fails or errors, or a requirement is not met (--strict-expectations,
-       --require-coverage). A blocked rule (its scenario tripped over another rule's
-       failure first) is not a failure itself: the failure is charged to the rule that
-       blocked it, which fails, so the run exits 1 through that rule (unless an
-       expectations file lists the charge as known). unsupported, untestable and
-       uncovered rules never fail a run
+  1    some rule fails, errors or is flaky (--repeat N: its runs ended differently), or
+       a requirement is not met (--strict-expectations, --require-coverage). A blocked
+       rule (its scenario tripped over another rule's failure first) is not a failure
+       itself: the failure is charged to the rule that blocked it, which fails, so the
+       run exits 1 through that rule (unless an expectations file lists the charge as
+       known). unsupported, untestable and uncovered rules never fail a run
   2    usage or configuration error: a bad option, an engine that cannot be imported or
        made (its factory raised) or fails at start-up (it crashes, hangs or misbehaves
        before describing itself), an unwritable report path, a suite the checks refuse

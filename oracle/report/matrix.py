@@ -98,7 +98,7 @@ class Cell:
 #: that still fails too); every other status (blocked, unsupported, untestable, uncovered)
 #: is no verdict on the row.
 PASSING = frozenset({Status.PASS, Status.XPASS})
-BROKEN = frozenset({Status.FAIL, Status.ERROR, Status.XFAIL})
+BROKEN = frozenset({Status.FAIL, Status.ERROR, Status.FLAKY, Status.XFAIL})
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,9 @@ class Status(StrEnum):
     BLOCKED = "blocked"
     XFAIL = "xfail"  # a known failure (an expectations file) that still fails
     XPASS = "xpass"  # a known failure that passes now
+    #: ``--repeat N``: the scenario's runs (the same seed, the same requests) ended
+    #: differently (``outcomes``); a failure, since the engine broke the rule in some run.
+    FLAKY = "flaky"
     #: A rule the catalog says no scenario can test (with why), or one the run's edition
     #: lacks; a scenario citing a sentence the run's edition lacks (``--edition``).
     UNTESTABLE = "untestable"
@@ -46,10 +49,11 @@ class Status(StrEnum):
 #: rests on a sentence the run's edition lacks (it does not run).
 SCENARIO_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED,
                      Status.UNSUPPORTED, Status.XFAIL, Status.XPASS, Status.UNCOVERED,
-                     Status.UNTESTABLE)
-RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
-                 Status.XPASS, Status.UNSUPPORTED, Status.UNTESTABLE, Status.UNCOVERED)
-FAILING = frozenset({Status.FAIL, Status.ERROR})
+                     Status.UNTESTABLE, Status.FLAKY)
+RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.FLAKY, Status.BLOCKED,
+                 Status.XFAIL, Status.XPASS, Status.UNSUPPORTED, Status.UNTESTABLE,
+                 Status.UNCOVERED)
+FAILING = frozenset({Status.FAIL, Status.ERROR, Status.FLAKY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +126,8 @@ class ScenarioVerdict:
     #: that the rules no longer have (``oracle.suite.reviews``): its verdict stands, and
     #: says nothing of the new words until someone re-reads it.
     stale: tuple[str, ...] = ()
+    #: ``flaky`` only (``--repeat N``): each run's status, in the order they ran.
+    outcomes: tuple[Status, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         # Field by field (``asdict`` deep-copies every value; each scenario pays for this).
@@ -138,6 +144,10 @@ class ScenarioVerdict:
             data["stale"] = list(self.stale)
         else:
             del data["stale"]
+        if self.outcomes:
+            data["outcomes"] = [str(o) for o in self.outcomes]
+        else:
+            del data["outcomes"]
         return data
 
     @classmethod
@@ -156,6 +166,7 @@ class ScenarioVerdict:
             steps=one(tuple(StepResult.from_json(s, shared) for s in data.get("steps") or ())),
             ruling=data.get("ruling"), probe=bool(data.get("probe", False)),
             cites=one(tuple(data.get("cites", ()))), stale=one(tuple(data.get("stale", ()))),
+            outcomes=tuple(Status(o) for o in data.get("outcomes", ())),
         )
 
 
@@ -182,6 +193,8 @@ class ScenarioResult:
     cites: tuple[str, ...] = ()
     #: The cited anchors whose text changed since the scenario was reviewed (``stale``).
     stale: tuple[str, ...] = ()
+    #: A ``flaky`` scenario's outcomes, run by run (``--repeat N``).
+    outcomes: tuple[Status, ...] = ()
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -192,16 +205,19 @@ class ScenarioResult:
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, verdict.blocked_by, choices=verdict.choices,
                    steps=verdict.steps, exercised=verdict.exercised, cites=verdict.cites,
-                   stale=verdict.stale)
+                   stale=verdict.stale, outcomes=verdict.outcomes)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
-        """The failure a blocked scenario charges to the rule that blocked it: ``fail``, or
-        ``xfail`` when an expectations file lists it as known."""
-        status = Status.XFAIL if verdict.status == Status.XFAIL else Status.FAIL
+        """The failure a blocked scenario charges to the rule that blocked it: ``fail``,
+        ``xfail`` when an expectations file lists it as known, ``flaky`` when it was blocked
+        in some of its runs only (``--repeat``)."""
+        status = verdict.status if verdict.status in (Status.XFAIL, Status.FLAKY) \
+            else Status.FAIL
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, charged_from=verdict.rules, choices=verdict.choices,
-                   steps=verdict.steps, cites=verdict.cites, stale=verdict.stale)
+                   steps=verdict.steps, cites=verdict.cites, stale=verdict.stale,
+                   outcomes=verdict.outcomes)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "status": str(self.status),
@@ -221,6 +237,8 @@ class ScenarioResult:
             data["cites"] = list(self.cites)
         if self.stale:
             data["stale"] = list(self.stale)
+        if self.outcomes:
+            data["outcomes"] = [str(o) for o in self.outcomes]
         return data
 
     @classmethod
@@ -231,7 +249,8 @@ class ScenarioResult:
                    tuple(data.get("choices", ())),
                    tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
                    data.get("exercised"), tuple(data.get("cites", ())),
-                   tuple(data.get("stale", ())))
+                   tuple(data.get("stale", ())),
+                   tuple(Status(o) for o in data.get("outcomes", ())))
 
 
 @dataclass(frozen=True)
@@ -384,6 +403,11 @@ class Report:
     interrupted: bool = False
     #: ``(K, N)`` for the K-th of N shards of a run (``--shard K/N``); None for a whole run.
     shard: tuple[int, int] | None = None
+    #: When the run started (ISO 8601, UTC, to the second): what orders runs in a trend.
+    #: None in a report built elsewhere (and in reports written before it was recorded).
+    started: str | None = None
+    #: How many times each scenario ran (``--repeat N``); 1 for a plain run.
+    repeat: int = 1
 
     @property
     def conforms(self) -> bool:
@@ -402,6 +426,8 @@ class Report:
         so at its top."""
         return {**({"interrupted": True} if self.interrupted else {}),
                 "version": REPORT_VERSION, "engine": dict(self.engine),
+                **({"started": self.started} if self.started else {}),
+                **({"repeat": self.repeat} if self.repeat != 1 else {}),
                 **({"shard": {"index": self.shard[0], "count": self.shard[1]}}
                    if self.shard else {}),
                 "rules": [r.to_json() for r in self.rules], "summary": dict(self.summary)}
@@ -412,7 +438,8 @@ class Report:
         return cls(dict(data.get("engine", {})),
                    tuple(RuleResult.from_json(r) for r in data.get("rules", [])),
                    dict(data.get("summary", {})), bool(data.get("interrupted", False)),
-                   (int(shard["index"]), int(shard["count"])) if shard else None)
+                   (int(shard["index"]), int(shard["count"])) if shard else None,
+                   data.get("started"), int(data.get("repeat", 1)))
 
 
 TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,

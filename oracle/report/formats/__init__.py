@@ -8,7 +8,8 @@ format too, shown in pytest's terminal summary rather than written to a file.
 
 A format may also render an engine matrix (``matrix``): ``rules-oracle matrix`` offers
 ``--NAME PATH`` for every file format that does, and prints the terminal one; and a
-sentence coverage document (``coverage``): ``rules-oracle coverage`` likewise.
+sentence coverage document (``coverage``): ``rules-oracle coverage`` likewise; and rules
+across runs (``trend``): ``rules-oracle trend`` likewise.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from oracle import extensions
 from oracle.report.coverage import Coverage
 from oracle.report.matrix import Matrix
 from oracle.report.model import Report
+from oracle.report.trend import Trend
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class Format:
     to_file: bool = True  # False for the terminal table, which has no option
     matrix: Callable[[Matrix], str] | None = None  # renders an engine matrix, if it can
     coverage: Callable[[Coverage], str] | None = None  # renders sentence coverage, if it can
+    trend: Callable[[Trend], str] | None = None  # renders rules across runs, if it can
     #: Renders the report as ``render`` does, as UTF-8 bytes a piece at a time, for a large
     #: report written without its whole text in memory (a run writes it so, if given).
     chunks: Callable[[Report], Iterable[bytes]] | None = None
@@ -75,6 +78,11 @@ def file_formats() -> list[Format]:
 def matrix_formats() -> list[Format]:
     """The file formats that can write an engine matrix (``rules-oracle matrix --NAME``)."""
     return [f for f in file_formats() if f.matrix is not None]
+
+
+def trend_formats() -> list[Format]:
+    """The file formats that can write rules across runs (``rules-oracle trend --NAME``)."""
+    return [f for f in file_formats() if f.trend is not None]
 
 
 def coverage_formats() -> list[Format]:

@@ -13,7 +13,7 @@ code does not know is shown as its text, and filters offer the statuses the page
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from oracle.report.formats import Format
@@ -27,15 +27,17 @@ from oracle.report.formats.htmlpage import (
     row_attrs,
     status_order,
 )
-from oracle.report.formats.table import engine_line
+from oracle.report.formats.table import engine_line, trend_line
 from oracle.report.matrix import (
     EngineColumn,
     Matrix,
+    RuleRow,
     matrix_counts,
     passed_by_line,
 )
 from oracle.report.message import split_message
 from oracle.report.model import FAILING, Report, RuleResult, RulingResult, ScenarioResult
+from oracle.report.trend import Trend, change_text
 
 
 def _game(rule_id: str) -> str:
@@ -234,7 +236,12 @@ def _engines_table(matrix: Matrix) -> str:
             f"<th>exit</th><th>rules</th></tr></thead><tbody>{''.join(lines)}</tbody></table>")
 
 
-def _matrix_table(matrix: Matrix) -> str:
+def _matrix_table(matrix: Matrix, last: str = "passed by",
+                  last_of: Callable[[RuleRow], str] | None = None) -> str:
+    """Rules against columns (engines, or runs), each cell a link to the rule in that
+    column's report on the page; the ``last`` column (the agreement, or a trend's first
+    change) before the rule's text."""
+    last_of = last_of or (lambda row: str(matrix.agreement(row)))
     head = "".join(_column_head(ci, c) for ci, c in enumerate(matrix.columns, 1))
     lines = []
     for row in matrix.rows:
@@ -245,9 +252,9 @@ def _matrix_table(matrix: Matrix) -> str:
         attrs = row_attrs([c.status for c in cells], row.game, f"{row.id} {row.text}")
         lines.append(f'<tr id="{esc("m/" + row.id)}" {attrs}><th><code class="id">'
                      f'{esc(row.id)}</code></th>{tds}<td class="n">'
-                     f'{esc(matrix.agreement(row))}</td><td class="text">{esc(row.text)}</td>'
+                     f'{esc(last_of(row))}</td><td class="text">{esc(row.text)}</td>'
                      "</tr>")
-    return (f'<table class="matrix"><thead><tr><th>rule</th>{head}<th>passed by</th>'
+    return (f'<table class="matrix"><thead><tr><th>rule</th>{head}<th>{esc(last)}</th>'
             f"<th>text</th></tr></thead><tbody>{''.join(lines)}</tbody></table>")
 
 
@@ -293,26 +300,68 @@ def _engine_section(ci: int, col: EngineColumn, matrix: Matrix) -> str:
             "</details>")
 
 
+def _row_counts(matrix: Matrix) -> dict[str, int]:
+    """How many rows show each status in some column (what the filters offer)."""
+    row_statuses = [" ".join(dict.fromkeys(str(c.status) for c in matrix.cells(r)))
+                    for r in matrix.rows]
+    return _counts([s for line in row_statuses for s in line.split()])
+
+
+def render_trend_html(trend: Trend) -> str:
+    """A trend's page: the runs (oldest first), the rules that changed, filters, every rule
+    run by run (each cell a link to the rule in that run's report), each run's report."""
+    matrix = trend.matrix
+    runs = "".join(
+        f'<tr><td class="n"><a href="{href(f"e{i}")}">{i}</a></td><td>{esc(run.when)}'
+        + (' <span class="mute">(file time)</span>' if run.by_file_time else "")
+        + f"</td><td><code>{esc(run.report.engine.get('spec', '?'))}</code></td>"
+        f"<td><code>{esc(run.path.name)}</code></td>"
+        f"<td>{esc(matrix_counts(matrix, col))}</td></tr>"
+        for i, (run, col) in enumerate(zip(trend.runs, matrix.columns, strict=True), 1))
+    changed = "".join(
+        f'<tr><th><a href="{href("m/" + row.id)}"><code class="id">{esc(row.id)}</code></a>'
+        f"</th><td>{esc(change_text(trend.first_change(row)))}</td>"
+        f'<td class="n">{len(trend.changes(row))}</td>'
+        f"<td>{badge(trend.statuses(row)[-1])}</td></tr>" for row in trend.changed())
+    notes = "".join(f'<p class="mute">{esc(note)}</p>' for note in trend.notes)
+    body = (f"<header><h1>rules-oracle trend: {len(trend.runs)} runs, {len(trend.rows)} "
+            f"rules</h1><p>{esc(trend_line(trend))}</p>{notes}</header>"
+            '<section><h2>Runs, oldest first</h2><table class="runs"><thead><tr><th>#</th>'
+            "<th>started</th><th>engine</th><th>report</th><th>rules</th></tr></thead>"
+            f"<tbody>{runs}</tbody></table></section>"
+            + ('<section><h2>Rules that changed</h2><table class="matrix changed"><thead><tr>'
+               "<th>rule</th><th>first change</th><th>changes</th><th>now</th></tr></thead>"
+               f"<tbody>{changed}</tbody></table></section>" if changed else "")
+            + _grid_sections(matrix, "Every rule, run by run", _matrix_table(
+                matrix, "first change", lambda r: change_text(trend.first_change(r))),
+                "Each run's report"))
+    return page(f"rules-oracle trend: {len(trend.runs)} runs", body)
+
+
+def _grid_sections(matrix: Matrix, title: str, table: str, reports: str) -> str:
+    """The filters and the grid of rules against columns, then each column's report (the
+    grid's cells link into them)."""
+    return (f"<section><h2>{esc(title)}</h2>"
+            f"{filter_bar(_row_counts(matrix), matrix.games(), len(matrix.rows), 'rules')}"
+            f"{table}</section><section><h2>{esc(reports)}</h2>"
+            + "".join(_engine_section(ci, c, matrix)
+                      for ci, c in enumerate(matrix.columns, 1)) + "</section>")
+
+
 def render_matrix_html(matrix: Matrix) -> str:
     """A matrix's page: engines, filters, rules against engines, each engine's report."""
     verdict = ('<p class="verdict good">every engine conforms</p>' if matrix.conforms
                else '<p class="verdict bad">not every engine conforms</p>')
-    row_statuses = [" ".join(dict.fromkeys(str(c.status) for c in matrix.cells(r)))
-                    for r in matrix.rows]
-    counts = _counts([s for line in row_statuses for s in line.split()])
     body = (f"<header><h1>rules-oracle matrix: {len(matrix.columns)} engines, "
             f"{len(matrix.rows)} rules</h1>{verdict}</header>"
             f"<section><h2>Engines</h2>{_engines_table(matrix)}</section>"
             + (f"<section><h2>Where the engines disagree</h2>{_disagreements(matrix)}"
-               "</section>" if matrix.columns else "") +
-            f"<section><h2>Rules against engines</h2>"
-            f"{filter_bar(counts, matrix.games(), len(matrix.rows), 'rules')}"
-            f"{_matrix_table(matrix)}</section>"
-            "<section><h2>Each engine's report</h2>"
-            + "".join(_engine_section(ci, c, matrix)
-                      for ci, c in enumerate(matrix.columns, 1)) + "</section>")
+               "</section>" if matrix.columns else "")
+            + _grid_sections(matrix, "Rules against engines", _matrix_table(matrix),
+                             "Each engine's report"))
     return page(f"rules-oracle matrix: {len(matrix.columns)} engines", body)
 
 
 FORMAT = Format("html", "write the per-rule report as one self-contained HTML page",
-                render_html, matrix=render_matrix_html, coverage=render_coverage_html)
+                render_html, matrix=render_matrix_html, coverage=render_coverage_html,
+                trend=render_trend_html)

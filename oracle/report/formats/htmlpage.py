@@ -40,7 +40,7 @@ a.st:hover{outline:2px solid #0969da}
 .st-error{background:#8250df;color:#fff}.st-unsupported{background:#ddf4ff;color:#0a3069}
 .st-xfail{background:#fff1e5;color:#953800}.st-xpass{background:#fff8c5;color:#7d4e00}
 .st-untestable{background:#eaeef2;color:#57606a}.st-uncovered{background:#f6f8fa;color:#8c959f}
-.st-blocked{background:#fbefff;color:#6e40c9}.st-interrupted{background:#ffe2cc;color:#762c00}
+.st-blocked{background:#fbefff;color:#6e40c9}.st-flaky{background:#fff0f6;color:#99286e}.st-interrupted{background:#ffe2cc;color:#762c00}
 dl.engine{display:grid;grid-template-columns:max-content 1fr;gap:0 1rem;margin:.4rem 0}
 dl.engine dt{font-weight:600}dl.engine dd{margin:0}
 summary code.id{display:inline-block;min-width:15em}

@@ -53,8 +53,8 @@ def _case(suite: ET.Element, charged: RuleResult, rules: str, scenario: Scenario
         ET.SubElement(case, "skipped", message=f"probe ({ruling.status_text}), {status}: "
                       f"{first}")
         return "skipped"
-    if status == Status.FAIL:
-        ET.SubElement(case, "failure", message=first, type="fail").text = message
+    if status in (Status.FAIL, Status.FLAKY):  # flaky: failed in some of its runs
+        ET.SubElement(case, "failure", message=first, type=str(status)).text = message
         return "failure"
     if status == Status.ERROR:
         ET.SubElement(case, "error", message=first, type="error").text = message

@@ -1,4 +1,5 @@
-"""The Markdown report, for a CI job summary (``--markdown PATH``), and the engine matrix.
+"""The Markdown report, for a CI job summary (``--markdown PATH``), the engine matrix and
+the trend of rules across runs.
 
 Shaped for the place it is read: what fails first (with why), then what was not tested,
 and the rules that pass last, collapsed, so a long green list never hides a red line.
@@ -16,6 +17,7 @@ from oracle.report.formats.table import (
     coverage_line,
     engine_line,
     explored,
+    trend_line,
     untested_note,
 )
 from oracle.report.matrix import (
@@ -33,6 +35,7 @@ from oracle.report.model import (
     ScenarioResult,
     Status,
 )
+from oracle.report.trend import Trend, change_text
 
 #: Cells that say nothing engine-specific beyond their status: no link to a message.
 QUIET = frozenset({Status.PASS, Status.UNTESTABLE, Status.UNCOVERED})
@@ -179,11 +182,44 @@ def render_matrix_markdown(matrix: Matrix) -> str:
     return "\n".join(out) + "\n"
 
 
+def render_trend_markdown(trend: Trend) -> str:
+    """The runs (numbered, oldest first), the rules that changed with their first change,
+    then every rule's status in each run."""
+    out = [f"## rules-oracle trend: {len(trend.runs)} runs, {len(trend.rows)} rules", "",
+           "| # | started | engine | report | rules |", "|---:|---|---|---|---|"]
+    for i, (run, col) in enumerate(zip(trend.runs, trend.matrix.columns, strict=True), 1):
+        when = run.when + (" (file time)" if run.by_file_time else "")
+        out.append(f"| {i} | {_cell(when)} | {_code(str(run.report.engine.get('spec', '?')))}"
+                   f" | {_code(run.path.name)} | {matrix_counts(trend.matrix, col)} |")
+    out += ["", *(f"- {_cell(note)}" for note in trend.notes), "",
+            trend_line(trend).capitalize() + "."]
+    changed = trend.changed()
+    if changed:
+        out += ["", "### Rules that changed", "", "| rule | first change | changes | now |",
+                "|---|---|---:|---|"]
+        for row in changed:
+            now = trend.statuses(row)[-1]
+            out.append(f"| `{row.id}` | {change_text(trend.first_change(row))} | "
+                       f"{len(trend.changes(row))} | {_shown(now)} |")
+    numbers = " | ".join(str(i) for i in range(1, len(trend.runs) + 1))
+    out += ["", "### Every rule, run by run", "", f"| rule | {numbers} | first change |",
+            "|---|" + "---|" * len(trend.runs) + "---|"]
+    for row in trend.rows:
+        cells = " | ".join(_shown(s) for s in trend.statuses(row))
+        out.append(f"| `{row.id}` | {cells} | {change_text(trend.first_change(row))} |")
+    return "\n".join(out) + "\n"
+
+
+def _shown(status: Status) -> str:
+    """A status in a table: bold when it fails a run."""
+    return f"**{status}**" if status in FAILING else str(status)
+
+
 def _matrix_cell(matrix: Matrix, row: RuleRow, ci: int, col: EngineColumn, ri: int,
                  messages: list[str]) -> str:
     """A cell's text, linked (and its message added to ``messages``) when it has one."""
     cell = matrix.cell(row, col)
-    shown = f"**{cell.status}**" if cell.status in FAILING else str(cell.status)
+    shown = _shown(cell.status)
     if col.report is None:
         return f"[{shown}](#{_anchor(ci)})"
     if cell.status in QUIET:
@@ -308,4 +344,4 @@ def _sentence_table(sentences: tuple[SentenceCoverage, ...], coverage: Coverage)
 
 FORMAT = Format("markdown", "write the per-rule report as Markdown (for a CI job summary)",
                 render_markdown, matrix=render_matrix_markdown,
-                coverage=render_coverage_markdown)
+                coverage=render_coverage_markdown, trend=render_trend_markdown)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from oracle.report.coverage import COVERED, UNCOVERED, WAIVED, Coverage
 from oracle.report.formats import Format
-from oracle.report.matrix import Matrix, matrix_counts, passed_by_line
+from oracle.report.matrix import Matrix, RuleRow, matrix_counts, passed_by_line
 from oracle.report.model import (
     FAILING,
     RULE_STATUSES,
@@ -19,6 +19,8 @@ from oracle.report.model import (
     Status,
     unique_scenarios,
 )
+from oracle.report.repeats import outcomes_text
+from oracle.report.trend import Trend, change_text
 
 
 def engine_line(engine: Mapping[str, Any]) -> str:
@@ -90,9 +92,9 @@ def rule_notes(r: RuleResult) -> list[str]:
         notes.append(f"added by ruling {r.added_by} (not in the rules text)")
     if untested := untested_note(r):
         notes.append(untested)
-    notes += [f"blocked by {s.blocked_by}: {s.name}" if s.status == Status.BLOCKED
-              else explored(s) for s in r.scenarios
+    notes += [blocked(s) if s.status == Status.BLOCKED else explored(s) for s in r.scenarios
               if s.status == Status.BLOCKED or s.exercised is not None]
+    notes += flaky_notes(r)
     for g in r.rulings:
         probe = ", a probe: counts for nothing" if g.probe else ""
         notes.append(f"ruling {g.id} [{g.status_text}] {g.status} ({g.agreement}{probe}): "
@@ -101,6 +103,25 @@ def rule_notes(r: RuleResult) -> list[str]:
         verb = "replaced" if t.replaced else "retired"
         when = "" if t.effective else " (once it is official)"
         notes.append(f"{verb} by {t.by}{when}: {t.name!r}: {t.reason}")
+    return notes
+
+
+def blocked(s: ScenarioResult) -> str:
+    """A blocked scenario's line: the rule that blocked it (in which of its runs, when it
+    ran ``--repeat N`` times and was blocked in some only)."""
+    runs = f" in some runs ({outcomes_text(s.outcomes)})" if s.outcomes else ""
+    return f"blocked by {s.blocked_by}{runs}: {s.name}"
+
+
+def flaky_notes(r: RuleResult, limit: int = 5) -> list[str]:
+    """The rule's flaky scenarios (``--repeat N``): how their runs ended, the first
+    ``limit`` of them."""
+    found = [s for s in r.scenarios if s.status == Status.FLAKY]
+    notes = [f"flaky ({outcomes_text(s.outcomes)} of {len(s.outcomes)} runs): {s.name}"
+             for s in found[:limit]]
+    if len(found) > limit:
+        notes.append(f"and {len(found) - limit} more flaky scenarios (each is in the reports, "
+                     "with its outcomes)")
     return notes
 
 
@@ -167,21 +188,62 @@ def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> lis
 
 def render_matrix_table(matrix: Matrix, width: int = 100) -> str:
     """The engines, numbered, then one line per rule with a status column per engine."""
+    lines = _columns(matrix, width)
+    lines += _disagreements(matrix, _id_width(matrix))
+    lines += _grid(matrix, width, "passed by", lambda row: str(matrix.agreement(row)))
+    return "\n".join(lines)
+
+
+def _columns(matrix: Matrix, width: int) -> list[str]:
+    """``[1] SPEC: 60 pass, 12 untestable``: each column (an engine, or a run), numbered."""
     lines = []
     for i, col in enumerate(matrix.columns, 1):
         how = (f"no report: {col.error.strip().splitlines()[-1] if col.error.strip() else '?'}"
                if col.report is None else matrix_counts(matrix, col))
         lines.append(f"[{i}] {col.spec}: {textwrap.shorten(how, width, placeholder='…')}")
-    id_w = max([len(r.id) for r in matrix.rows] + [4])
+    return lines
+
+
+def _id_width(matrix: Matrix) -> int:
+    return max([len(r.id) for r in matrix.rows] + [4])
+
+
+def _grid(matrix: Matrix, width: int, last: str, last_of: Callable[[RuleRow], str]
+          ) -> list[str]:
+    """One line per row: its id, a status per column, and the ``last`` column's text."""
+    id_w = _id_width(matrix)
     col_w = max([len(str(s)) for s in Status] + [4]) + 1
-    lines += _disagreements(matrix, id_w)
     head = f"{'rule':<{id_w}}  " + "".join(f"{f'[{i}]':<{col_w}}" for i in range(
-        1, len(matrix.columns) + 1)) + "passed by"
-    lines += [head, "-" * min(width, len(head))]
+        1, len(matrix.columns) + 1)) + last
+    lines = [head, "-" * min(width, len(head))]
     for row in matrix.rows:
         cells = "".join(f"{c.status!s:<{col_w}}" for c in matrix.cells(row))
-        lines.append(f"{row.id:<{id_w}}  {cells}{matrix.agreement(row)}".rstrip())
+        lines.append(f"{row.id:<{id_w}}  {cells}{last_of(row)}".rstrip())
+    return lines
+
+
+def render_trend_table(trend: Trend, width: int = 100) -> str:
+    """The runs, numbered oldest first, then one line per rule with its status in each run
+    and the first run where it changed; the rules that changed, counted."""
+    lines = [f"rules-oracle trend: {len(trend.runs)} runs, oldest first (by when each "
+             "started)", *_columns(trend.matrix, width), *trend.notes]
+    lines += _grid(trend.matrix, width, "first change",
+                   lambda row: change_text(trend.first_change(row)))
+    lines.append(trend_line(trend))
     return "\n".join(lines)
+
+
+def trend_line(trend: Trend) -> str:
+    """``3 of 72 rules changed status across 4 runs (ti4:2.4 4 times)``: the rules that flip
+    most named first."""
+    changed = trend.changed()
+    line = (f"{len(changed)} of {len(trend.rows)} rules changed status across "
+            f"{len(trend.runs)} runs")
+    flips = sorted(((len(trend.changes(r)), r.id) for r in changed if len(trend.changes(r)) > 1),
+                   key=lambda pair: -pair[0])
+    if flips:
+        line += " (more than once: " + ", ".join(f"{i} {n} times" for n, i in flips[:5]) + ")"
+    return line
 
 
 def _disagreements(matrix: Matrix, id_w: int) -> list[str]:
@@ -251,4 +313,5 @@ def render_coverage_table(coverage: Coverage, width: int = 100, limit: int = 40)
 
 
 FORMAT = Format("table", "the per-rule table in the terminal", render_table, to_file=False,
-                matrix=render_matrix_table, coverage=render_coverage_table)
+                matrix=render_matrix_table, coverage=render_coverage_table,
+                trend=render_trend_table)

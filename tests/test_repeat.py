@@ -1,0 +1,152 @@
+"""``rules-oracle run --repeat N``: every scenario N times, with the same seed; a scenario
+whose runs end differently is ``flaky`` (with the outcomes seen), in every format, and fails
+the run.
+
+What is proved (issue 20 item 7): an engine with a seeded nondeterminism (its own random
+generator, never reseeded by a ``setup``, picks its hand limit at each setup) is ``flaky``
+under ``--repeat 3`` on the rule it breaks and on nothing else; the reference engine and a
+deterministic mutant report no ``flaky``; each scenario's runs are sent the seed a run
+without ``--repeat`` sends it; the report lists each scenario once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+from oracle.report import ScenarioVerdict, Status, build_report, load_report
+from oracle.report.repeats import merge_repeats
+
+#: The reference engine, except that at each setup its own generator (seeded once, when the
+#: engine is made) picks the hand limit, 6 or 7, never the same three setups in a row: a
+#: scenario's three runs are sent one after another, so each run of a scenario that checks
+#: the limit sees both limits. Every setup's seed is logged.
+FLAKY_ENGINE = '''
+import random
+
+from oracle.games.ti4.engine import ReferenceEngine
+
+
+class Flaky(ReferenceEngine):
+    def __init__(self):
+        super().__init__()
+        self.rng = random.Random(7)
+        self.limits = []
+
+    def handle(self, request):
+        if request.get("op") == "setup":
+            limit = self.rng.choice((6, 7))
+            if self.limits[-2:] == [limit, limit]:
+                limit = 13 - limit
+            self.limits.append(limit)
+            self.BASE_HAND_LIMIT = limit
+            with open("seeds.txt", "a") as out:
+                out.write(f"{request['seed']}\\n")
+        return super().handle(request)
+
+
+def factory():
+    return Flaky()
+'''
+
+
+def _statuses(report: dict) -> dict[str, str]:
+    return {r["id"]: r["status"] for r in report["rules"]}
+
+
+def _seeds(pytester) -> Counter[str]:
+    path = pytester.path / "seeds.txt"
+    seeds = Counter(path.read_text().split())
+    path.unlink()
+    return seeds
+
+
+def test_repeat_3_finds_the_seeded_nondeterminism_and_nothing_else(oracle, pytester):
+    pytester.makepyfile(flaky_engine=FLAKY_ENGINE)
+    once = oracle("run", "--engine", "flaky_engine:factory", "--rule", "ti4")
+    seeds_once = _seeds(pytester)
+    run = oracle("run", "--engine", "flaky_engine:factory", "--rule", "ti4", "--repeat", "3",
+                 "--markdown", "r.md", "--html", "r.html", "--junitxml", "r.xml",
+                 "--cucumber", "r.cucumber.json")
+    assert run.code == 1, run.out + run.err
+    assert _seeds(pytester) == Counter({s: 3 * n for s, n in seeds_once.items()})
+
+    load_report(pytester.path / "report.json")  # valid against the report's schema
+    report = run.report
+    assert report["repeat"] == 3 and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",
+                                                  report["started"])
+    assert report["summary"]["scenarios"] == once.report["summary"]["scenarios"]
+    statuses = _statuses(report)
+    assert [i for i, s in statuses.items() if s == "flaky"] == ["ti4:2.4"]
+    assert set(statuses.values()) <= {"pass", "flaky", "blocked", "untestable"}
+    flaky = [(r["id"], s) for r in report["rules"] for s in r["scenarios"]
+             if s["status"] == "flaky"]
+    assert flaky
+    for rule, s in flaky:
+        assert rule == "ti4:2.4", s["name"]  # its own, or a blocked scenario's charge
+        assert len(s["outcomes"]) == 3 and len(set(s["outcomes"])) > 1, s
+        assert "pass" in s["outcomes"]
+        assert s["message"].startswith(f"flaky: 3 runs of this scenario (the same seed, the "
+                                       f"same requests) gave {', '.join(s['outcomes'])}")
+    for rule in report["rules"]:  # a scenario blocked in some runs only: by ti4:2.4
+        for s in rule["scenarios"]:
+            if s["status"] == "blocked":
+                assert s["blocked_by"] == "ti4:2.4" and "pass" in s["outcomes"]
+    names = [(s["location"], s["name"]) for r in report["rules"] for s in r["scenarios"]
+             if not s.get("charged_from")]
+    assert len(names) == len(set(names))  # each scenario once, not once per run
+
+    assert re.search(r"^ti4:2\.4\s+flaky ", run.out, re.MULTILINE), run.out
+    assert re.search(r"└ flaky \((pass|fail) \d, (pass|fail) \d of 3 runs\): ", run.out)
+    markdown = (pytester.path / "r.md").read_text()
+    assert "\n- `ti4:2.4` flaky: **" in markdown and "flaky: 3 runs of this scenario" in markdown
+    assert 'class="st st-flaky"' in (pytester.path / "r.html").read_text()
+    xml = (pytester.path / "r.xml").read_text()
+    assert xml.count('type="flaky"') == len(flaky)
+    cucumber = json.loads((pytester.path / "r.cucumber.json").read_text())
+    failed = [step["result"]["error_message"] for feature in cucumber
+              for element in feature["elements"] for step in element["steps"]
+              if step["result"]["status"] == "failed"]
+    assert any(m.startswith("flaky: 3 runs") for m in failed)
+
+
+def test_repeat_3_reports_no_flaky_on_the_reference_engine_nor_on_a_mutant(oracle):
+    reference = oracle("run", "--rule", "ti4", "--repeat", "3")
+    assert reference.code == 0, reference.out + reference.err
+    assert "flaky" not in _statuses(reference.report).values()
+    assert not [s for s in reference.scenarios() if s.get("outcomes")]
+    mutant = oracle("run", "--engine", "mutant:ti4/hand_limit_off_by_one", "--rule", "ti4",
+                    "--repeat", "3")
+    assert mutant.code == 1
+    statuses = _statuses(mutant.report)
+    assert statuses["ti4:2.4"] == "fail" and "flaky" not in statuses.values()
+    assert not [s for s in mutant.scenarios() if s.get("outcomes")]
+
+
+def _verdict(status: Status, blocked_by: str | None = None, name: str = "s") -> ScenarioVerdict:
+    return ScenarioVerdict(name, "ti4", ("ti4:2.5",), status, "ti4/x.feature:3",
+                           message=f"it went {status}", blocked_by=blocked_by)
+
+
+def test_runs_that_differ_are_flaky_with_the_first_unclean_run_and_charged_alike():
+    from oracle.report.model import FAILING
+
+    merged = merge_repeats([_verdict(Status.PASS), _verdict(Status.BLOCKED, "ti4:2.4"),
+                            _verdict(Status.FAIL), _verdict(Status.PASS, name="t"),
+                            _verdict(Status.PASS, name="t")])
+    assert [(v.name, v.status) for v in merged] == [("s", Status.FLAKY), ("t", Status.PASS)]
+    flaky = merged[0]
+    assert flaky.outcomes == (Status.PASS, Status.BLOCKED, Status.FAIL)
+    assert flaky.blocked_by == "ti4:2.4"  # the first run that did not pass: run 2
+    assert flaky.message == ("flaky: 3 runs of this scenario (the same seed, the same "
+                             "requests) gave pass, blocked, fail; run 2 (blocked) follows\n"
+                             "it went blocked")
+    from oracle.suite.games import discover_games, feature_roots
+
+    catalog = discover_games(feature_roots([]))["ti4"].catalog
+    report = build_report([catalog], merged, {"spec": "x"})
+    assert report.rule("ti4:2.5").status == Status.BLOCKED  # its own check not trusted
+    assert report.rule("ti4:2.4").status == Status.FLAKY  # the charge: flaky, not fail
+    assert Status.FLAKY in FAILING and not report.conforms
+    assert report.summary["flaky"] == 1
