@@ -122,7 +122,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     run = metafunc.config.stash.get(run_key, None)
     if run is not None and run.repeat > 1 and collect.REPEAT_ARG in metafunc.fixturenames:
         metafunc.parametrize(collect.REPEAT_ARG, range(1, run.repeat + 1),
-                             ids=[collect.repeat_id(n, run.repeat)
+                             ids=[verdicts.repeat_id(n, run.repeat)
                                   for n in range(1, run.repeat + 1)])
 
 
@@ -175,7 +175,7 @@ def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
     game = run.games[rules[0].partition(":")[0]]
     client = run.engine_for(game)
     client.transcript.clear()
-    seed = run.scenario_seed(game.id, collect.unrepeated(request.node.name))
+    seed = run.scenario_seed(game.id, verdicts.unrepeated(request.node.name))
     return ScenarioWorld(game, client, seed, rules)
 
 

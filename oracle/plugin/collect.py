@@ -46,9 +46,8 @@ REPEAT_ARG = "oracle_repeat"
 """What a scenario's test takes under ``--repeat N``: which of its runs it is (1 to N). The
 plugin parametrises it (``pytest_generate_tests``, after an Outline's rows), so each run is
 a test of its own, with its own report and verdict, on every worker and shard alike; the
-run's verdicts are made one at the end (``oracle.report.repeats``)."""
-
-_REPEAT_ID = re.compile(r"(\[|-)run\d+of\d+\]$")
+run's verdicts are made one at the end (``oracle.report.repeats``); each run's test id is
+``verdicts.repeat_id``."""
 
 
 def _finish_repeated(oracle_world: Any, oracle_repeat: int) -> None:
@@ -56,19 +55,6 @@ def _finish_repeated(oracle_world: Any, oracle_repeat: int) -> None:
     oracle_world.finish()
 
 
-def repeat_id(n: int, count: int) -> str:
-    """The test id of the n-th of ``count`` runs: ``test_x[run2of3]``."""
-    return f"run{n}of{count}"
-
-
-def unrepeated(name: str) -> str:
-    """A test's name without its run (``test_x[run2of3]`` -> ``test_x``; an Outline row's
-    ``test_x[2-run2of3]`` -> ``test_x[2]``): what its seed comes from, so that every run of
-    a scenario, and a run without ``--repeat``, plays the same game."""
-    found = _REPEAT_ID.search(name)
-    if found is None:
-        return name
-    return name[:found.start()] + ("]" if found.group(1) == "-" else "")
 
 
 def public_scenario_test(path: Path, name: str, body: Callable[..., Any]

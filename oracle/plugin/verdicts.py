@@ -7,6 +7,7 @@ transcript) and rides to the controller on ``report.user_properties``.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import textwrap
 from dataclasses import dataclass
@@ -52,6 +53,25 @@ class ScenarioRef:
 #: Set on each scenario's test when it is collected (``oracle.plugin.collect``): the
 #: scenario, and which of an outline's example rows the test runs.
 scenario_key = pytest.StashKey[tuple[ScenarioRef, int]]()
+
+
+def repeat_id(n: int, count: int) -> str:
+    """The test id of the n-th of ``count`` runs of a scenario (``--repeat N``):
+    ``test_x[run2of3]``."""
+    return f"run{n}of{count}"
+
+
+_REPEAT_ID = re.compile(r"(\[|-)run\d+of\d+\]$")
+
+
+def unrepeated(name: str) -> str:
+    """A test's name without its run (``test_x[run2of3]`` -> ``test_x``; an Outline row's
+    ``test_x[2-run2of3]`` -> ``test_x[2]``): what its seed comes from, so that every run of
+    a scenario, and a run without ``--repeat``, plays the same game."""
+    found = _REPEAT_ID.search(name)
+    if found is None:
+        return name
+    return name[:found.start()] + ("]" if found.group(1) == "-" else "")
 
 
 def scenario_identity(item: pytest.Item) -> tuple[str, str, Path, int]:
@@ -261,8 +281,6 @@ def reproduce(run: OracleRun, rules: list[str], item: pytest.Item,
     (engine, features, seed, timeout, strictness, expectations), and the scenario's last
     exchanges with the engine (none if it failed before reaching it)."""
     game = rules[0].partition(":")[0]
-    from oracle.plugin.collect import unrepeated
-
     seed = world.seed if world else run.scenario_seed(game, unrepeated(item.name))
     test = getattr(item, "originalname", None) or item.name
     command = ["rules-oracle", "run", *options.reproduce_args(run.values),
