@@ -228,7 +228,7 @@ def dice_references(game: Any, text: str) -> list[tuple[str, str]]:
 
 
 #: The kinds of these steps' arguments (oracle.suite.arguments), where the name does not say.
-ARGUMENTS = {"host": "card", "attackers": "players", "passer": "player", "chosen": "count",
+ARGUMENTS = {"host": "card", "attackers": "players", "passer": "player",
              "defenders": "players", "step": "battle step",
              "action": "display action", "ducats": "choice",
              "none": Argument("choice"),  # 'no advisors' / 'no leaders': what, not a verdict
@@ -667,11 +667,10 @@ def _step_c(oracle_world: ScenarioWorld) -> None:
 
 @when(parsers.re(
     r"the set-up (?:draw is resolved, each player choosing (?P<deck>administrative|diplomatic|"
-    r"military) for their (?P<chosen>\w+) other cards|(?P<hold>hold is resolved))"
+    r"military) for their 3 other cards|(?P<hold>hold is resolved))"
 ))
 @requires(lambda world, **_: [f"{GAME}/setup"])
-def _setup(oracle_world: ScenarioWorld, deck: str | None, chosen: str | None,
-           hold: str | None) -> None:
+def _setup(oracle_world: ScenarioWorld, deck: str | None, hold: str | None) -> None:
     """The set-up's Action Cards (3.0, step 4), which replace Phase 1 of the first Round:
     the draw (each player, in Turn order, 1 card of each deck and 3 of their choice, here
     all from one deck), then, after any Appointing, the hold (each player keeps up to the
@@ -684,9 +683,8 @@ def _setup(oracle_world: ScenarioWorld, deck: str | None, chosen: str | None,
         oracle_world.act("the set-up hold is resolved", {"type": "setup_hold"})
         return
     players = [p["name"] for p in oracle_world.state["players"]]
-    n = parse_count(chosen or "0")
     oracle_world.act(f"the set-up draw is resolved, {deck} chosen",
-                     {"type": "setup_draw", "choices": {p: [deck] * n for p in players}})
+                     {"type": "setup_draw", "choices": {p: [deck] * 3 for p in players}})
 
 
 @when(parsers.re(

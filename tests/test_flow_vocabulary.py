@@ -21,10 +21,11 @@ from oracle.suite.games import bundled_features_dir, discover_games
 
 # -- 'Then the action is rejected, citing RULE' -------------------------------------------------
 
-def reference_engine(doc: str, body: str) -> str:
-    """The source of a module whose ``factory`` makes the TI4 reference engine with
-    ``body`` (methods, indented for the class) changed as ``doc`` says."""
-    return (f"from oracle.games.ti4.engine import ReferenceEngine\n\n"
+def reference_engine(doc: str, body: str, game: str = "ti4") -> str:
+    """The source of a module whose ``factory`` makes the game's (TI4's) reference engine
+    with ``body`` (methods, indented for the class) changed as ``doc`` says."""
+    package = {"ti4": "ti4", "eu-pop": "eu_pop"}[game]
+    return (f"from oracle.games.{package}.engine import ReferenceEngine\n\n"
             f"class Engine(ReferenceEngine):\n    {doc!r}\n{textwrap.indent(body, '    ')}\n"
             f"def factory():\n    return Engine()\n")
 
@@ -51,23 +52,27 @@ def test_a_rejection_that_names_no_rule_leaves_the_citing_check_unsupported(orac
 
 # -- what an engine does not declare ---------------------------------------------------------
 
-WITHOUT = reference_engine(
-    "The reference engine without one capability (the module's LACKS).",
-    """def capabilities(self):
+def without(lacks: str) -> str:
+    """The source of the game's reference engine without one capability (``lacks``)."""
+    return f"LACKS = {lacks!r}\n" + reference_engine(
+        "The reference engine without one capability (the module's LACKS).",
+        """def capabilities(self):
     return [c for c in super().capabilities() if c != LACKS]
-""")
+""", lacks.partition("/")[0])
 
 
 @pytest.mark.parametrize("lacks, rule, scenario", [
     ("ti4/law/Executive Sanctions", "ti4:2.4.1", "A law in play sets"),
     ("ti4/politics-deal", "ti4:2.2", "Politics is dealt as one deal"),
+    ("eu-pop/battle-pass", "eu-pop:6.2.battle.1", "A side that passes"),
+    ("eu-pop/setup", "eu-pop:6.cards-in-hand.2", "The set-up's hold"),
 ])
 def test_what_the_engine_does_not_declare_leaves_its_scenarios_unsupported(
         oracle, engine_module, lacks, rule, scenario):
-    engine_module("without", f"LACKS = {lacks!r}\n{WITHOUT}")
+    engine_module("without", without(lacks))
     run = oracle("run", "--engine", "without:factory", "--rule", rule)
     found = [s for s in run.scenarios() if s["name"].startswith(scenario)]
-    assert [s["status"] for s in found] == ["unsupported"], found
+    assert found and {s["status"] for s in found} == {"unsupported"}, found
     assert lacks in found[0]["message"]
     assert run.status(rule) == "pass" and run.code == 0
 
