@@ -22,7 +22,7 @@ Feature: Playing Action Cards and appointing their characters
       Given it is the action phase, Alice's turn
       And card A is any <first>
       And card B is any other action card
-      And card C is any other action card
+      And card C is any other action card that is not covert
       And Alice holds card A, card B and card C
       And Alice has 9 of each Monarch Power
       And Alice can play card A
@@ -354,7 +354,7 @@ Feature: Playing Action Cards and appointing their characters
       Cites: eu-pop:4.2.taking-a-turn#6 "A player cannot perform a Minor Action alone on their Turn, they must also perform another Action."
       Cites: eu-pop:4.2#1 "players take Turns in clockwise order"
       Given it is the action phase, Alice's turn
-      And card A is any action card
+      And card A is any action card that is not covert
       And card B is any other action card
       And Alice holds <hand> and card B
       And Alice has 9 of each Monarch Power

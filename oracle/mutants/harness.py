@@ -67,11 +67,16 @@ class Outcome:
     message: str = ""
     #: For a blocked case: the rule whose check failed first, which is charged instead.
     blocked_by: str | None = None
+    #: An ``error`` charged to no rule (a check no sentence states failed).
+    uncharged: bool = False
+    #: Blocked by an engine error on an action ``blocked_by`` governs (charged an error).
+    blocked_by_error: bool = False
 
     def verdict(self) -> ScenarioVerdict:
         """The verdict a run would file for this case (what reports are built from)."""
         return ScenarioVerdict(self.case.name, self.case.game, self.case.rules, self.status,
-                               self.case.location, self.message, blocked_by=self.blocked_by)
+                               self.case.location, self.message, blocked_by=self.blocked_by,
+                               uncharged=self.uncharged, blocked_by_error=self.blocked_by_error)
 
 
 def game_cases(game: Game) -> tuple[Case, ...]:
@@ -121,7 +126,9 @@ def run_case(game: Game, case: Case, client: EngineClient, seed: int = 0) -> Out
         raise
     except BaseException as exc:  # pytest's outcomes (skip, fail) are BaseExceptions
         status, blame = judge(world, exc)
-        return Outcome(case, status, str(exc), blame.rule if blame else None)
+        return Outcome(case, status, str(exc), blame.rule if blame else None,
+                       blame is not None and blame.rule is None,
+                       blame is not None and blame.error)
     return Outcome(case, Status.PASS)
 
 
@@ -220,9 +227,11 @@ def rule_statuses(outcomes: Iterable[Outcome]) -> dict[str, Status]:
     by_rule: dict[str, list[Status]] = {}
     for outcome in outcomes:
         for rule in outcome.case.rules:
-            by_rule.setdefault(rule, []).append(outcome.status)
+            by_rule.setdefault(rule, []).append(
+                Status.BLOCKED if outcome.uncharged else outcome.status)
         if outcome.status == Status.BLOCKED and outcome.blocked_by:
-            by_rule.setdefault(outcome.blocked_by, []).append(Status.FAIL)
+            by_rule.setdefault(outcome.blocked_by, []).append(
+                Status.ERROR if outcome.blocked_by_error else Status.FAIL)
     return {rule: rule_status(True, found) for rule, found in by_rule.items()}
 
 

@@ -20,6 +20,7 @@ from oracle import options
 from oracle.report.classify import classify_exception, judge
 from oracle.report.message import EXCHANGES
 from oracle.report.model import FAILING, USER_PROPERTY, ScenarioVerdict, Status, StepResult
+from oracle.scenario.diagnosis import Blame
 from oracle.scenario.outcomes import (
     UnexpectedRejection,
 )
@@ -219,8 +220,7 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         if step:
             message = f"{step}\n{message}"
         if blame is not None:
-            message = (f"blocked by {blame.rule} ({blame.concept}): {blame.message}\n"
-                       f"so this scenario's own check could not be trusted: {message}")
+            message = charged_text(blame, message)
         if status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             message += reproduce(run, rules, item, world)
     steps = tuple(StepResult(*entry) for entry in entries)
@@ -232,6 +232,8 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         name=name, game=rules[0].partition(":")[0], rules=tuple(rules), status=status,
         location=f"{run.short_path(path)}:{line}", message=message, duration=call.duration,
         engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
+        uncharged=blame is not None and blame.rule is None,
+        blocked_by_error=blame is not None and blame.error,
         choices=tuple(world.cards.choices) if world is not None else (), steps=steps,
         ruling=ruling.id if ruling else None, probe=bool(ruling and ruling.probe),
         cites=cites, stale=stale,
@@ -251,6 +253,16 @@ def _fail_where_sent(entries: list[list[Any]], sent: tuple[int, str, str]) -> st
             entry[3] = "skipped"
     found[3] = "failed"
     return f"line {line}: {keyword} {text}"
+
+
+def charged_text(blame: Blame, message: str) -> str:
+    """A charged scenario's message: what was charged where, then its own failure."""
+    if blame.rule is None:
+        return (f"charged to no rule ({blame.concept}): {blame.message}\n"
+                f"no sentence of the rules states this check, so the scenario ends error "
+                f"and no rule is charged: {message}")
+    return (f"blocked by {blame.rule} ({blame.concept}): {blame.message}\n"
+            f"so this scenario's own check could not be trusted: {message}")
 
 
 def expected(run: OracleRun, report: pytest.TestReport,

@@ -111,7 +111,7 @@ def build_report(
             refining = [ruling_result(r, by_ruling.get(r.id, []), locate)
                         for r in (rulings.of_rule(rule.id) if rulings else [])]
             counting = own + [s for r in refining if not r.probe for s in r.scenarios]
-            status = rule_status(rule.testable, [s.status for s in counting])
+            status = rule_status(rule.testable, [s.counts_as for s in counting])
             results.append(RuleResult(
                 rule.id, status, rule.text_in(lang), tuple(own),
                 _reason(rule, status, counting, refining, selected),

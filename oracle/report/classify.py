@@ -3,8 +3,9 @@
 so they cannot disagree.
 
 Here, below both, because both need it: which exception means ``fail``, ``error``,
-``unsupported`` or ``untestable``, and when a failed check is charged to another rule
-(``blocked``, through the scenario's ``ScenarioWorld.blame``).
+``unsupported`` or ``untestable``, and when a failed check, or a refused or errored action
+another rule governs, is charged to another rule (``blocked``) or to none (``error``,
+uncharged), through the scenario's ``ScenarioWorld.blame``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pytest
 
 from oracle.report.model import Status
 from oracle.scenario.diagnosis import Blame
-from oracle.scenario.outcomes import EngineLacks, NotInEdition, RuleViolation
+from oracle.scenario.outcomes import EngineFault, EngineLacks, NotInEdition, RuleViolation
 
 if TYPE_CHECKING:
     from oracle.scenario.world import ScenarioWorld
@@ -44,19 +45,23 @@ def classify_exception(exc: BaseException | None) -> Status:
 def judge(world: ScenarioWorld | None, exc: BaseException | None
           ) -> tuple[Status, Blame | None]:
     """A scenario's status from how it ended, and the other rule to charge when one of
-    that rule's checks failed first (then the scenario is ``blocked``). One function for a
+    that rule's checks failed first, or when the engine refused or errored on an action
+    another rule governs (then the scenario is ``blocked``); a check no sentence states
+    ends it ``error``, charged to no rule (a Blame without a rule). One function for a
     pytest run and for the kill matrix's harness."""
     status = classify_exception(exc)
-    if status == Status.FAIL and world is not None and exc is not None:
+    if status in (Status.FAIL, Status.ERROR) and world is not None and exc is not None:
         blame = _blame(world, exc)
         if blame is not None:
-            return Status.BLOCKED, blame
+            return (Status.BLOCKED if blame.rule else Status.ERROR), blame
     return status, None
 
 
 def _blame(world: ScenarioWorld, failure: BaseException) -> Blame | None:
-    """Which other rule to charge for a failed check (None: the scenario's own)."""
-    if not isinstance(failure, RuleViolation):
+    """Which other rule to charge for a failed check or an engine error answering an
+    action (None: the scenario's own)."""
+    if not isinstance(failure, RuleViolation | EngineFault) or (
+            isinstance(failure, EngineFault) and failure.sent is None):
         return None
     try:
         return world.blame(failure)

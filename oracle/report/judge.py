@@ -28,12 +28,14 @@ class Exit(IntEnum):
 EXIT_TABLE = """\
 exit status:
   0    every applicable rule conforms, and at least one scenario ran on the engine
-  1    some rule fails, errors or is flaky (--repeat N: its runs ended differently), or
-       a requirement is not met (--strict-expectations, --require-coverage). A blocked
-       rule (its scenario tripped over another rule's failure first) is not a failure
-       itself: the failure is charged to the rule that blocked it, which fails, so the
-       run exits 1 through that rule (unless an expectations file lists the charge as
-       known). unsupported, untestable and uncovered rules never fail a run
+  1    some rule fails, errors or is flaky (--repeat N: its runs ended differently), a
+       scenario errors charged to no rule (a check no sentence states, such as a pile
+       losing a card outside any draw), or a requirement is not met
+       (--strict-expectations, --require-coverage). A blocked rule (its scenario tripped
+       over another rule's failure first, or over an action another rule governs) is
+       not a failure itself: the failure is charged to the rule that blocked it, which
+       fails, so the run exits 1 through that rule (unless an expectations file lists
+       the charge as known). unsupported, untestable and uncovered rules never fail a run
   2    usage or configuration error: a bad option, an engine that cannot be imported or
        made (its factory raised) or fails at start-up (it crashes, hangs or misbehaves
        before describing itself), an unwritable report path, a suite the checks refuse
@@ -101,6 +103,11 @@ def judge(report: Report, require_coverage: float | None = None,
         return Exit.NOTHING_TESTED, [empty]
     if any(r.status in FAILING for r in report.rules):
         return Exit.FAILED, []
+    uncharged = {s.name for s in scenarios if s.uncharged and s.status == Status.ERROR}
+    if uncharged:
+        return Exit.FAILED, [f"{len(uncharged)} scenario(s) ended error charged to no rule: "
+                             "the engine did what no sentence of the rules speaks of (a "
+                             "protocol slip); see their messages"]
     stale = stale_expectations(report) if strict_expectations else []
     if stale:
         return Exit.FAILED, [f"--strict-expectations: known failures pass now, remove them "

@@ -113,6 +113,13 @@ class ScenarioVerdict:
     #: The cards the oracle chose for the scenario's card variables ("card A = Lucky Shot").
     choices: tuple[str, ...] = ()
     steps: tuple[StepResult, ...] = ()
+    #: A blocked scenario whose engine answered ``errored`` to an action ``blocked_by``
+    #: governs: that rule is charged an ``error``, not a ``fail``.
+    blocked_by_error: bool = False
+    #: An ``error`` charged to no rule: a check that no sentence of the rules states failed
+    #: (``oracle.suite.governs``, unstated). Its own rules are left unverified, like a
+    #: blocked scenario's; the run still fails.
+    uncharged: bool = False
     #: Exploration only: how many explored states (after a setup or a move) exercised the
     #: invariant; 0 makes it ``uncovered``, whatever else happened.
     exercised: int | None = None
@@ -140,6 +147,10 @@ class ScenarioVerdict:
         data["steps"] = [s.to_json() for s in self.steps]
         if self.exercised is None:
             del data["exercised"]
+        if not self.uncharged:
+            del data["uncharged"]
+        if not self.blocked_by_error:
+            del data["blocked_by_error"]
         if self.stale:
             data["stale"] = list(self.stale)
         else:
@@ -162,7 +173,8 @@ class ScenarioVerdict:
             message=one(data.get("message", "")), duration=float(data.get("duration", 0.0)),
             engine=one(tuple(sorted(dict(data.get("engine") or {}).items()))),
             blocked_by=data.get("blocked_by"), choices=one(tuple(data.get("choices", ()))),
-            exercised=data.get("exercised"),
+            uncharged=bool(data.get("uncharged", False)), exercised=data.get("exercised"),
+            blocked_by_error=bool(data.get("blocked_by_error", False)),
             steps=one(tuple(StepResult.from_json(s, shared) for s in data.get("steps") or ())),
             ruling=data.get("ruling"), probe=bool(data.get("probe", False)),
             cites=one(tuple(data.get("cites", ()))), stale=one(tuple(data.get("stale", ()))),
@@ -195,6 +207,14 @@ class ScenarioResult:
     stale: tuple[str, ...] = ()
     #: A ``flaky`` scenario's outcomes, run by run (``--repeat N``).
     outcomes: tuple[Status, ...] = ()
+    #: An ``error`` charged to no rule (``ScenarioVerdict.uncharged``).
+    uncharged: bool = False
+
+    @property
+    def counts_as(self) -> Status:
+        """The status this scenario gives its rule: an error charged to no rule leaves the
+        rule unverified (``blocked``), never failed."""
+        return Status.BLOCKED if self.uncharged else self.status
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
@@ -205,15 +225,17 @@ class ScenarioResult:
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, verdict.blocked_by, choices=verdict.choices,
                    steps=verdict.steps, exercised=verdict.exercised, cites=verdict.cites,
-                   stale=verdict.stale, outcomes=verdict.outcomes)
+                   stale=verdict.stale, outcomes=verdict.outcomes,
+                   uncharged=verdict.uncharged)
 
     @classmethod
     def charge(cls, verdict: ScenarioVerdict) -> ScenarioResult:
-        """The failure a blocked scenario charges to the rule that blocked it: ``fail``,
-        ``xfail`` when an expectations file lists it as known, ``flaky`` when it was blocked
-        in some of its runs only (``--repeat``)."""
-        status = verdict.status if verdict.status in (Status.XFAIL, Status.FLAKY) \
-            else Status.FAIL
+        """The failure a blocked scenario charges to the rule that blocked it: ``fail`` (an
+        ``error`` when the engine errored on an action that rule governs), ``xfail`` when an
+        expectations file lists it as known, ``flaky`` when it was blocked in some of its
+        runs only (``--repeat``)."""
+        status = (verdict.status if verdict.status in (Status.XFAIL, Status.FLAKY)
+                  else Status.ERROR if verdict.blocked_by_error else Status.FAIL)
         return cls(verdict.name, status, verdict.location, verdict.message,
                    verdict.duration, charged_from=verdict.rules, choices=verdict.choices,
                    steps=verdict.steps, cites=verdict.cites, stale=verdict.stale,
@@ -239,6 +261,8 @@ class ScenarioResult:
             data["stale"] = list(self.stale)
         if self.outcomes:
             data["outcomes"] = [str(o) for o in self.outcomes]
+        if self.uncharged:
+            data["uncharged"] = True
         return data
 
     @classmethod
@@ -250,7 +274,8 @@ class ScenarioResult:
                    tuple(StepResult.from_json(s) for s in data.get("steps") or ()),
                    data.get("exercised"), tuple(data.get("cites", ())),
                    tuple(data.get("stale", ())),
-                   tuple(Status(o) for o in data.get("outcomes", ())))
+                   tuple(Status(o) for o in data.get("outcomes", ())),
+                   bool(data.get("uncharged", False)))
 
 
 @dataclass(frozen=True)
@@ -411,8 +436,10 @@ class Report:
 
     @property
     def conforms(self) -> bool:
-        """True when no applicable rule fails or errors."""
-        return not any(r.status in FAILING for r in self.rules)
+        """True when no applicable rule fails or errors, and no scenario errors charged to
+        no rule."""
+        return not any(r.status in FAILING or any(s.uncharged for s in r.scenarios)
+                       for r in self.rules)
 
     def rule(self, rule_id: str) -> RuleResult | None:
         return next((r for r in self.rules if r.id == rule_id), None)

@@ -15,13 +15,21 @@ flag four rules for one bug. So when a check fails:
 3. otherwise the scenario's own rule fails.
 
 A charged rule that is not the scenario's own makes the scenario ``blocked`` (shown under
-its own rule, "blocked by ti4:2.3"), and the failure is charged to the other rule. The core
-knows no game: concepts and diagnostics come from the game's manifest.
+its own rule, "blocked by ti4:2.3"), and the failure is charged to the other rule.
+
+An action the scenario needed to go through, refused when no step expected it (or answered
+with an engine error), is judged the same way after the diagnostics: the game declares the
+sentences that govern each action (``oracle.suite.governs``), and a scenario of none of
+their rules is blocked by the first (``governing``). A check no sentence of the catalog
+states (the game lists its concept as *unstated*: a pile that loses a card outside any
+draw, a state that is not what the scenario set up) charges no rule: the scenario ends
+``error`` with what the engine did (a ``Blame`` whose ``rule`` is None). The core knows no
+game: concepts, diagnostics and governing sentences come from the game's files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,16 +78,22 @@ class Diagnostic:
 
 @dataclass(frozen=True)
 class Blame:
-    """The rule charged for a failed check, and why."""
+    """The rule charged for a failed check, and why. ``rule`` None: a check no sentence
+    states failed, which is charged to no rule (the scenario ends ``error``)."""
 
-    rule: str
+    rule: str | None
     concept: str
     message: str
+    #: The engine answered ``errored`` to an action ``rule`` governs: the charge is an
+    #: ``error`` of that rule, not a ``fail``.
+    error: bool = False
 
 
 def diagnose(history: Sequence[Transition], diagnostics: Sequence[Diagnostic],
-             rule_of: Callable[[str], str | None]) -> Blame | None:
-    """The first diagnostic that fails on the scenario's actions, in the order they were sent."""
+             rule_of: Callable[[str], str | None],
+             unstated: Container[str] = ()) -> Blame | None:
+    """The first diagnostic that fails on the scenario's actions, in the order they were
+    sent: charged to its concept's rule, or to none when the concept is ``unstated``."""
     for i, transition in enumerate(history):
         for diagnostic in diagnostics:
             if not diagnostic.judges(transition):
@@ -89,10 +103,23 @@ def diagnose(history: Sequence[Transition], diagnostics: Sequence[Diagnostic],
             except (KeyError, TypeError, ValueError, IndexError):
                 continue  # the views do not show what this diagnostic needs
             rule = rule_of(diagnostic.concept)
-            if problem and rule:
+            if problem and (rule or diagnostic.concept in unstated):
                 return Blame(rule, diagnostic.concept,
                              f"after '{transition.text}': {problem}")
     return None
+
+
+def governing(text: str, key: str, rules: Sequence[str], own: Container[str],
+              error: bool = False) -> Blame | None:
+    """The rule to charge for an action the scenario needed that the engine refused (or,
+    with ``error``, answered with an error): the first of the rules that govern it
+    (``rules``, the game's declaration for its ``key``), unless one of them is the
+    scenario's own (then the failure is its own) or the game declares none."""
+    if not rules or any(rule in own for rule in rules):
+        return None
+    what = "answered with an error" if error else "refused"
+    return Blame(rules[0], f"governs {key}",
+                 f"'{text}', which {rules[0]} governs, was {what}", error)
 
 
 # -- reading the shared view shapes (docs/protocol.md, "observe"), for games' diagnostics -------
@@ -141,3 +168,20 @@ def hands_gained(transition: Transition) -> dict[str, list[str]]:
 def contains(have: list[str], wanted: list[str]) -> bool:
     """Is ``wanted`` a sub-multiset of ``have``?"""
     return not gained(have, wanted)
+
+
+def hands_as_set_up(history: Sequence[Transition], i: int) -> str | None:
+    """Before the first action, every hand holds what the scenario set up (none for a
+    player given no hand): docs/protocol.md's ``setup``. A game whose rules state how a hand
+    starts maps this concept to that rule; another lists it as unstated, and an engine that
+    deals at setup ends the scenario error, charged to no rule."""
+    if i:
+        return None
+    t = history[0]
+    for entry in t.given.get("players") or ():
+        name = entry["name"]
+        shown = hand(t.before, name)
+        if sorted(shown) != sorted(entry.get("hand") or ()):
+            return (f"{name} was set up holding {sorted(entry.get('hand') or ())} and the "
+                    f"engine shows {sorted(shown)} before the first action")
+    return None

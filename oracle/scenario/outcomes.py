@@ -9,6 +9,9 @@ so each has its own exception; ``oracle.report.classify`` maps them to statuses.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from oracle.suite.problems import ScenarioError
@@ -30,6 +33,7 @@ class RuleViolation(AssertionError):
     def __init__(self, message: str, concept: str | None = None) -> None:
         super().__init__(message)
         self.concept = concept
+        self.sent: tuple[str, str, Mapping[str, Any]] | None = None
 
 
 class UnexpectedRejection(RuleViolation):
@@ -38,13 +42,26 @@ class UnexpectedRejection(RuleViolation):
     happened at the step that sent the action: ``step`` is that step, ``(line, keyword,
     text)``, for the report to show the failure there."""
 
-    def __init__(self, message: str, step: tuple[int, str, str] | None = None) -> None:
+    def __init__(self, message: str, step: tuple[int, str, str] | None = None,
+                 sent: tuple[str, str, Mapping[str, Any]] | None = None) -> None:
         super().__init__(message)
         self.step = step
+        #: The refused action, ``(step text, kind, action)``: the game may say another rule
+        #: governs it (``oracle.suite.governs``), which is then charged.
+        self.sent = sent
 
 
 class EngineFault(Exception):
-    """The engine crashed, answered with ``errored``, or broke the protocol."""
+    """The engine crashed, answered with ``errored``, or broke the protocol.
+
+    ``sent`` is the action it was answering, ``(step text, kind, action)``, when it was
+    answering one: the game may say another rule governs that action (``oracle.suite.
+    governs``), which is then charged."""
+
+    def __init__(self, message: str,
+                 sent: tuple[str, str, Mapping[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.sent = sent
 
 
 class EngineLacks(pytest.skip.Exception):  # type: ignore[misc,name-defined]

@@ -35,7 +35,7 @@ from oracle.protocol import (
     View,
 )
 from oracle.scenario.cards import CardTable
-from oracle.scenario.diagnosis import Blame, Transition, diagnose
+from oracle.scenario.diagnosis import Blame, Transition, diagnose, governing
 from oracle.scenario.outcomes import (
     EngineFault,
     EngineLacks,
@@ -45,6 +45,7 @@ from oracle.scenario.outcomes import (
 )
 from oracle.suite.dsl import Card, Pile, describe_cards
 from oracle.suite.games import Game
+from oracle.suite.governs import REFUSAL_CHANGES_NOTHING, action_key
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class ActionRecord:
     reply: Reply
     #: The step that sent it, (line, keyword, text), when a run says which step is running.
     step: tuple[int, str, str] | None = None
+    #: The action's type ("draw", "play", ...) or "choose".
+    kind: str = ""
 
 
 class ScenarioWorld:
@@ -187,12 +190,12 @@ class ScenarioWorld:
         before = self.referee_view()
         self._seen.clear()
         reply = self.client.send(request)
+        kind = "choose" if isinstance(request, Choose) else str(action.get("type"))
         if isinstance(reply, Unsupported):
             raise EngineLacks(f"{text}: {reply.reason}")
         if not isinstance(reply, (Accepted, Rejected)):
-            raise EngineFault(f"{text}: {_say(reply)}")
-        self.last = ActionRecord(text, action, reply, self.step)
-        kind = "choose" if isinstance(request, Choose) else str(action.get("type"))
+            raise EngineFault(f"{text}: {_say(reply)}", (text, kind, action))
+        self.last = ActionRecord(text, action, reply, self.step, kind)
         self.history.append((text, kind, action, reply, before, None))
         if isinstance(reply, Rejected):
             self._unchecked = self.last
@@ -201,8 +204,8 @@ class ScenarioWorld:
             if after != before:
                 raise RuleViolation(
                     f"the engine rejected '{text}' ({reply.reason}) but changed the game "
-                    f"anyway: {_diff(before, after)}. A rejected action must change nothing."
-                )
+                    f"anyway: {_diff(before, after)}. A rejected action must change nothing.",
+                    concept=REFUSAL_CHANGES_NOTHING)
         return reply
 
     def settle(self) -> None:
@@ -215,7 +218,8 @@ class ScenarioWorld:
             raise UnexpectedRejection(
                 f"the engine rejected '{record.text}'{rule}: {record.reply.reason!r}; the "
                 "scenario expects it to be allowed (add 'Then the action is rejected' if "
-                "the rules forbid it)", record.step)
+                "the rules forbid it)", record.step,
+                (record.text, record.kind, record.action))
 
     def expect_rejected(self) -> Rejected:
         """The last action, which the scenario says the rules forbid."""
@@ -257,19 +261,37 @@ class ScenarioWorld:
                                   after, given))
         return out
 
-    def blame(self, failure: RuleViolation) -> Blame | None:
-        """The rule to charge for a failed check when it is not one of the scenario's own
-        (``oracle.scenario.diagnosis``); None when the scenario's own rule is to blame."""
+    def blame(self, failure: RuleViolation | EngineFault) -> Blame | None:
+        """The rule to charge for a failed check, or for an engine error answering an
+        action, when it is not one of the scenario's own (``oracle.scenario.diagnosis``):
+        a concept's rule, a diagnostic's, the rule governing an action the scenario needed
+        (refused or errored); a Blame with no rule for a check no sentence states; None when
+        the scenario's own rule is to blame (or, for an error, nothing else is)."""
         own = set(self.rules)
-        if failure.concept:
-            rule = self.game.concept_rule(failure.concept)
+        unstated = self.game.governs.unstated
+        concept = getattr(failure, "concept", None)
+        if concept:
+            rule = self.game.concept_rule(concept)
             if rule is not None:
-                return Blame(rule, failure.concept, str(failure)) if rule not in own else None
-        if not self.history:
+                return Blame(rule, concept, str(failure)) if rule not in own else None
+            if concept in unstated:
+                return Blame(None, concept, f"{failure} ({unstated[concept]})")
+        if not self.history and failure.sent is None:
             return None
-        found = diagnose(self.transitions(), self.game.diagnostic_checks,
-                         self.game.concept_rule)
-        return found if found is not None and found.rule not in own else None
+        if self.history:
+            found = diagnose(self.transitions(), self.game.diagnostic_checks,
+                             self.game.concept_rule, unstated)
+            if found is not None:
+                if found.rule is None:
+                    return Blame(None, found.concept,
+                                 f"{found.message} ({unstated[found.concept]})")
+                return found if found.rule not in own else None
+        if failure.sent is None:
+            return None
+        text, kind, action = failure.sent
+        key = action_key(kind, action)
+        return governing(text, key, self.game.governs.rules(key), own,
+                         error=isinstance(failure, EngineFault))
 
     # -- looking (Then) ------------------------------------------------------------
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # features imports pytest-bdd: not for a module every start r
 
 #: The schemas of the committee files, by name (``schemas/NAME.json``).
 NAMES = ("game", "catalog", "cards", "facts", "plays", "expectations", "description",
-         "contradictions", "reviews")
+         "contradictions", "reviews", "governs")
 
 
 @functools.cache

@@ -24,6 +24,7 @@ from oracle.suite.catalog import Catalog, CatalogFileError, load_catalog, read_g
 
 if TYPE_CHECKING:
     from oracle.suite.facts import Facts
+    from oracle.suite.governs import Governs
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class Game:
     #: The game's own fields of a card fact, each with its JSON Schema (``card_fields:``):
     #: given, a card fact with any other field is refused.
     card_fields: tuple[tuple[str, Any], ...] = dataclasses.field(default=(), hash=False)
+    #: A YAML file of which rule governs each action the steps perform, and of the checks
+    #: no sentence states (``oracle.suite.governs``).
+    governs_file: str | None = None
 
     @property
     def card_schema(self) -> dict[str, Any]:
@@ -83,6 +87,13 @@ class Game:
         from oracle.suite.facts import load_facts
 
         return load_facts(self)
+
+    @functools.cached_property
+    def governs(self) -> Governs:
+        """Which rule governs each action, and the unstated checks (``governs:``)."""
+        from oracle.suite.governs import load_governs
+
+        return load_governs(self)
 
     def concept_rule(self, concept: str) -> str | None:
         """The rule id (``game:id``) that states a concept, or None if the game has none."""
@@ -226,6 +237,7 @@ def _read_manifest(path: Path) -> Game:
         cites_required=_required(data, "cites"),
         facts_file=data.get("facts"),
         card_fields=tuple((data.get("card_fields") or {}).items()),
+        governs_file=data.get("governs"),
     )
 
 

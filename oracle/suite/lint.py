@@ -32,8 +32,10 @@ with its file, line and text:
 - a scenario that expects a rejection with no *twin* expecting the same actions allowed
   (where the game's manifest says ``twins: required``): without one, "the action is
   rejected" passes whatever the engine rejected for;
-- a concept or diagnostic the game maps to no rule of its catalog, and card classes or play
-  recipes (``plays.yaml``) that name unknown cards or lines no step matches.
+- a concept or diagnostic the game maps to no rule of its catalog (nor lists as unstated), a
+  governing sentence (``governs.yaml``) that is no testable rule's or whose quote it lacks
+  (``oracle.suite.governs``), and card classes or play recipes (``plays.yaml``) that name
+  unknown cards or lines no step matches.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from oracle.suite.content import (
 from oracle.suite.features import FeatureSyntaxError, ScenarioDoc, read_feature
 from oracle.suite.filecheck import description_problems
 from oracle.suite.games import Game
+from oracle.suite.governs import check_governs
 from oracle.suite.plays import class_members
 from oracle.suite.problems import Problem, ScenarioError
 from oracle.suite.rulings import COMMITTEE_ID, RULE_TAG, Rulings, read_rulings
@@ -336,11 +339,13 @@ def _check_concepts(game: Game) -> list[Problem]:
                                     f"concept {concept!r} maps to {rule!r}, which is not a "
                                     f"rule id of the {game.id} catalog"))
     for diagnostic in game.diagnostic_checks:
-        if game.concept_rule(diagnostic.concept) is None:
+        if (game.concept_rule(diagnostic.concept) is None
+                and diagnostic.concept not in game.governs.unstated):
             problems.append(Problem(manifest, 1, f"diagnostic {diagnostic.concept}",
                                     f"a diagnostic stands for concept {diagnostic.concept!r}, "
-                                    "which 'concepts:' in the manifest does not map to a rule"))
-    return problems
+                                    "which 'concepts:' in the manifest does not map to a rule "
+                                    "and governs.yaml does not list as unstated"))
+    return problems + check_governs(game)
 
 
 def _check_plays(game: Game, words: Vocabulary) -> list[Problem]:

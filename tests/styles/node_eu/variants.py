@@ -22,11 +22,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FILES = ("game.js", "adapter.js", "cards.json")
 
-#: Issue 20, item 2 ("Charge the governing rule"): the misattributions the outside developer
-#: found and that item will correct.
-ISSUE_20 = "issue 20 item 2 (charge the governing rule)"
-
-
 @dataclass(frozen=True)
 class Variant:
     name: str
@@ -54,9 +49,7 @@ VARIANTS: tuple[Variant, ...] = (
     _v("appoint_takes_turn", "Appoint takes the Turn's Action (it is a Minor Action)",
        ("6.action-cards.2",),
        (G, f"      {APPOINT}", "      if (this.turnActionTaken) throw new RuleError('turn used',"
-        f" null); this.turnActionTaken = true; {APPOINT}"),
-       known=f"{ISSUE_20}: also charged to 6.action-cards.7 ('All Action Cards are "
-             "dual-purpose'), whose scenario's appoint step is refused"),
+        f" null); this.turnActionTaken = true; {APPOINT}")),
     _v("appoint_wrong_place", "an Advisor is appointed as a Leader and the other way round",
        ("6.characters.1",),
        (G, APPOINT, "(facts.character === 'advisor' ? p.leaders : p.advisors).push(card);")),
@@ -127,9 +120,7 @@ VARIANTS: tuple[Variant, ...] = (
        (G, "      if (this.phase !== 'cleanup') {", "      if (false) {")),
     _v("step_c_counts_nothing", "Step C asks only hands over 6", ("6.cards-in-hand.2", "4.5.c.1"),
        (G, "const over = this.players[name].hand.length > HAND_LIMIT;",
-        "const over = this.players[name].hand.length > HAND_LIMIT + 1;"),
-       known=f"{ISSUE_20}: also charged to 6.decks.3, whose scenario's keep step is refused "
-             "(it should be blocked by the hand-limit rule)"),
+        "const over = this.players[name].hand.length > HAND_LIMIT + 1;")),
     _v("keep_any_number", "Step C lets a player keep fewer than 5 (the engine's choice)", (),
        (G, "      if (cards.length !== decision.count)",
         "      if (cards.length > decision.count)")),
@@ -152,9 +143,7 @@ VARIANTS: tuple[Variant, ...] = (
     # -- the setup (docs/protocol.md: "A player without `hand` starts with none")
     _v("setup_draw_dealt", "a player given no hand is dealt a card at setup (a protocol slip: "
        "no rule of chapter 6 is broken)", (),
-       (G, "hand: [...(p.hand || [])],", "hand: p.hand ? [...p.hand] : ['Royal Decree'],"),
-       known=f"{ISSUE_20}: implicit checks charged only to a rule that states them; today "
-             "five rules fail"),
+       (G, "hand: [...(p.hand || [])],", "hand: p.hand ? [...p.hand] : ['Royal Decree'],")),
     # -- adapters (legal: the verdicts stay the engine's)
     _v("strict_cards", "the adapter refuses (unsupported) a setup holding a card the engine "
        "does not declare, as docs/protocol.md's 'Partial card sets' allows", (),

@@ -34,6 +34,7 @@ from oracle.games.eu_pop.diagnostics.battles import (
     counter_refused,
     dice_per_icon,
     dice_stay,
+    minor_action_refused,
     reaction_refused,
     turn_refused,
 )
@@ -51,6 +52,7 @@ from oracle.games.eu_pop.diagnostics.piles import (
     draw_from_deck,
     ducat_cost,
     effect_waits_for_resolution,
+    pile_intact,
     played_card_leaves_hand,
     prevented_uses_stay_spent,
     rebuilt_leaving_five,
@@ -73,7 +75,7 @@ from oracle.games.eu_pop.diagnostics.tables import (
     step_c_asks_every_player,
     third_display_asks,
 )
-from oracle.scenario.diagnosis import Diagnostic
+from oracle.scenario.diagnosis import Diagnostic, hands_as_set_up
 
 
 def _every_kind_but(*kinds: str) -> frozenset[str]:
@@ -82,11 +84,13 @@ def _every_kind_but(*kinds: str) -> frozenset[str]:
 
 
 DIAGNOSTICS = (
+    Diagnostic("hands-as-set-up", hands_as_set_up),
     Diagnostic("discard-as-set-up", discard_as_set_up),
     Diagnostic("draw-from-deck", draw_from_deck, frozenset({"draw"})),
     Diagnostic("draw-from-deck", setup_draw_from_decks, frozenset({"setup_draw"})),
     Diagnostic("rebuild-leaves-five", rebuilt_leaving_five, frozenset({"draw"})),
     Diagnostic("rebuild-whole", rebuilt_whole, frozenset({"draw"})),
+    Diagnostic("pile-intact", pile_intact, _every_kind_but("draw")),
     Diagnostic("discard-on-own-pile", discarded_on_own_pile, _every_kind_but("draw")),
     Diagnostic("played-card-leaves-hand", played_card_leaves_hand, frozenset({"play"})),
     Diagnostic("card-effect-resolved", effect_waits_for_resolution, frozenset({"play"})),
@@ -120,6 +124,8 @@ DIAGNOSTICS = (
     Diagnostic("battle-action-involved", battle_action_involved, frozenset({"play"})),
     Diagnostic("battle-action-once", battle_action_once, frozenset({"play"})),
     Diagnostic("appoint-refused", appoint_refused, frozenset({"appoint"}), rejected=True),
+    Diagnostic("minor-action-refused", minor_action_refused, frozenset({"appoint"}),
+               rejected=True),
     Diagnostic("turn-refused", turn_refused, PLAYS, rejected=True),
     Diagnostic("counter-refused", counter_refused, frozenset({"play"}), rejected=True),
     Diagnostic("reaction-refused", reaction_refused, frozenset({"play"}), rejected=True),

@@ -1,6 +1,7 @@
 """EU diagnostics of Battles (6.2.battle), and of refusals: a Reaction, a Counterespionage,
 an appointment or a Battle Action card refused although its rule allows it (6.2.reactions.1,
-6.2.covert.2, 6.action-cards.7, 6.2.battle.2-3)."""
+6.2.covert.2, 6.action-cards.7, 6.2.battle.2-3), an appointment refused after the Turn's
+Action (6.action-cards.2's Minor Actions)."""
 
 from __future__ import annotations
 
@@ -183,17 +184,63 @@ def turn_refused(history: Sequence[Transition], i: int) -> str | None:
     return f"{player}'s Turn came round and {_name(t)!r}, which takes the Turn, was refused"
 
 
-def appoint_refused(history: Sequence[Transition], i: int) -> str | None:
-    """6.action-cards.7: every Action Card is dual-purpose: any card can be appointed (refused
-    although its player holds it, it is their Turn of the Action Phase and nothing is being
-    played or owed)."""
-    t = history[i]
+def _appoint_free(t: Transition) -> bool:
+    """Nothing forbids the appointment but, maybe, the Turn: its player holds the card, it
+    is their Turn of the Action Phase, and nothing is being played or owed."""
     player, card = t.action["player"], t.action["card"]
     owes = any(p.get("player") == player for p in t.before.get("pending") or [])
-    if (card in hand(t.before, player) and t.before.get("phase") == "action"
+    return (card in hand(t.before, player) and t.before.get("phase") == "action"
             and t.before.get("active_player") == player and not owes
-            and not t.before.get("being_played")):
+            and not t.before.get("being_played"))
+
+
+def _turn_taken(history: Sequence[Transition], i: int, player: str) -> bool:
+    """Whether ``player`` acted in this Turn before ``history[i]``, in a way an engine could
+    count as taking the Turn: an accepted card or Display Card Action (not a Reaction nor a
+    Battle Action) or appointment, with no end of Turn since."""
+    for t in reversed(history[:i]):
+        if not t.accepted:
+            continue
+        if t.kind == "end_turn":
+            return False
+        if t.action.get("player") == player and (
+                t.kind == "appoint"
+                or (t.kind in PLAYS and not _kinds(t) & {"reaction", "battle_action"})):
+            return True
+    return False
+
+
+def appoint_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.action-cards.7: every Action Card is dual-purpose: any card can be appointed (refused
+    although its player holds it, it is their Turn of the Action Phase, nothing is being
+    played or owed; a plain card refused after its player acted in the Turn is
+    ``minor_action_refused``'s)."""
+    t = history[i]
+    player, card = t.action["player"], t.action["card"]
+    if _appoint_free(t) and not _for_the_turn(history, i):
         return f"{player} was refused appointing {card!r}, which they hold, in their Turn"
+    return None
+
+
+def _for_the_turn(history: Sequence[Transition], i: int) -> bool:
+    """An appointment refused for the Turn, not for its card: a plain Action card (nothing
+    marked, which 6.action-cards.7's "All" is about) after its player acted in the Turn."""
+    t = history[i]
+    card = t.action["card"]
+    return (card in FACTS and FACTS[card].kinds == {"action"}
+            and _turn_taken(history, i, t.action["player"]))
+
+
+def minor_action_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.action-cards.2: playing a card for its Action takes up the Turn "not counting Minor
+    Actions": an appointment (a Minor Action) of a plain Action card refused after its
+    player's Action or another appointment in the same Turn, when nothing else forbids it, is
+    refused for the Turn that sentence leaves free."""
+    t = history[i]
+    player, card = t.action["player"], t.action["card"]
+    if _appoint_free(t) and _for_the_turn(history, i):
+        return (f"{player} was refused appointing {card!r}, a Minor Action, after acting "
+                "earlier in the Turn")
     return None
 
 

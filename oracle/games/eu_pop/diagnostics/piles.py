@@ -116,13 +116,27 @@ def discard_as_set_up(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
-def discarded_on_own_pile(history: Sequence[Transition], i: int) -> str | None:
-    """6.decks.2: a discarded card goes face up on top of the pile of its own deck."""
+def pile_intact(history: Sequence[Transition], i: int) -> str | None:
+    """Nothing but a rebuild (a draw, 6.decks.4) takes cards out of a discard pile: no
+    sentence of the chapter says so (6.decks.2 speaks of cards going onto a pile), so
+    ``governs.yaml`` lists this check as unstated and a card pulled back out of a pile ends
+    the scenario error, charged to no rule."""
     t = history[i]
     for deck in DECKS:
         old, new = discard_pile(t.before, deck), discard_pile(t.after, deck)
         if not contains(new, old):
-            return f"the {deck} discard pile lost {gained(new, old)}"
+            return f"the {deck} discard pile lost {gained(new, old)} after '{t.text}'"
+    return None
+
+
+def discarded_on_own_pile(history: Sequence[Transition], i: int) -> str | None:
+    """6.decks.2: a discarded card goes face up on top of the pile of its own deck (a pile
+    that lost cards is ``pile_intact``'s)."""
+    t = history[i]
+    for deck in DECKS:
+        old, new = discard_pile(t.before, deck), discard_pile(t.after, deck)
+        if not contains(new, old):
+            return None
         added = gained(old, new)
         stray = [c for c in added if c in FACTS and FACTS[c].deck != deck]
         if stray:

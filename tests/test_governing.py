@@ -1,0 +1,199 @@
+"""Charge the governing rule (issue 20 item 2): an action a scenario needs, refused or
+answered with an error, charges the rule that governs it (``features/GAME/governs.yaml``),
+not the scenario's own; a check no sentence states charges no rule.
+
+The engines here are not our mutants: they break the rules the way outside engines did
+(a strategy card's secondary ability always refused, a card pulled back out of a discard
+pile, a card dealt at setup), run in this process as ``pytest --oracle-engine`` runs them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from oracle.suite.catalog import CatalogFileError
+from oracle.suite.games import discover_games
+from oracle.suite.governs import action_key, check_governs
+
+GAMES = discover_games()
+
+ENGINES = '''
+from oracle.games.eu_pop.engine import ReferenceEngine as EuEngine
+from oracle.games.kit import Rejected, Rejection
+from oracle.games.ti4.engine import ReferenceEngine as Ti4Engine
+
+
+class SecondaryRefused(Ti4Engine):
+    """Strategy cards' secondary abilities are not implemented: always refused."""
+    def act_politics_secondary(self, action):
+        raise Rejected(Rejection("secondary abilities are not implemented"))
+
+    def check_politics_secondary(self, player, open_=True):
+        raise Rejected(Rejection("secondary abilities are not implemented"))
+
+
+class SecondaryCrashes(Ti4Engine):
+    """Politics' secondary ability crashes the engine (an errored reply)."""
+    def act_politics_secondary(self, action):
+        raise RuntimeError("strategy pool not modelled")
+
+
+class PullsBack(EuEngine):
+    """Discards a resolved card, then pulls the bottom card of that pile back into its
+    player's hand."""
+    def finish_card(self, record):
+        super().finish_card(record)
+        pile = self.g.decks[self.deck_of(record.card)].discard
+        if len(pile) > 1 and pile[0] == record.card:
+            self.g.players[record.player].hand.append(pile.pop())
+
+
+class DealsAtSetup(EuEngine):
+    """Deals a player set up without a hand one card (docs/protocol.md: they hold none)."""
+    def build_state(self, state, rng):
+        game = super().build_state(state, rng)
+        for entry in state["players"]:
+            if "hand" not in entry:
+                game.players[entry["name"]].hand.append("Royal Decree")
+        return game
+
+
+def secondary_refused():
+    return SecondaryRefused()
+
+def secondary_crashes():
+    return SecondaryCrashes()
+
+def pulls_back():
+    return PullsBack()
+
+def deals_at_setup():
+    return DealsAtSetup()
+'''
+
+
+def run(pytester: pytest.Pytester, engine_module, factory: str, game: str
+        ) -> tuple[int, dict]:
+    engine_module("outside", ENGINES)
+    out = pytester.path / "report.json"
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--oracle-engine",
+                                          f"outside:{factory}", "--oracle-json", str(out),
+                                          "--oracle-rule", game)
+    return result.ret, json.loads(out.read_text())
+
+
+def statuses(report: dict) -> dict[str, str]:
+    return {r["id"]: r["status"] for r in report["rules"]}
+
+
+def flagged(report: dict) -> set[str]:
+    return {r for r, s in statuses(report).items() if s in ("fail", "error")}
+
+
+def scenarios(report: dict, rule: str) -> list[dict]:
+    return next(r for r in report["rules"] if r["id"] == rule).get("scenarios", [])
+
+
+@pytest.mark.parametrize("factory, what", [("secondary_refused", "refused"),
+                                           ("secondary_crashes", "answered with an error")])
+def test_a_strategy_card_secondary_the_engine_refuses_charges_the_rule_governing_it(
+        pytester, engine_module, factory, what):
+    """The issue's engine: ti4:2.5's scenario reaches a hand through Politics' secondary
+    ability, which ti4:2.2 states. Refused (or crashing), it is charged to ti4:2.2 alone;
+    the hidden-hand, hand-limit, public-size and reshuffle scenarios that needed it are
+    blocked by it, not failed."""
+    code, report = run(pytester, engine_module, factory, "ti4")
+    assert code == 1
+    assert flagged(report) == {"ti4:2.2"}, statuses(report)
+    found = statuses(report)
+    for rule in ("ti4:2.4", "ti4:2.5", "ti4:note-2", "ti4:note-4"):
+        assert found[rule] == "blocked", (rule, found[rule])
+    hidden = next(s for s in scenarios(report, "ti4:2.5")
+                  if s["name"] == "Cards Politics' secondary ability draws are seen by "
+                                  "their owner only")
+    assert hidden["status"] == "blocked" and hidden["blocked_by"] == "ti4:2.2"
+    assert (f"blocked by ti4:2.2 (governs politics_secondary): 'Bob resolves the secondary "
+            f"ability of Politics', which ti4:2.2 governs, was {what}") in hidden["message"]
+    charged = {s["name"] for s in scenarios(report, "ti4:2.2") if s.get("charged_from")}
+    assert hidden["name"] in charged
+
+
+def test_cards_pulled_back_out_of_a_discard_pile_charge_no_rule(pytester, engine_module):
+    """Why: a card pulled back out of a discard pile was charged to eu-pop:6.decks.2,
+    whose sentence speaks of cards going onto a pile, not of cards leaving one. No sentence
+    of the chapter states it, so the scenario ends error with what the engine did, charged
+    to no rule; 6.decks.2 is left unverified (blocked), never failed, and the run fails."""
+    code, report = run(pytester, engine_module, "pulls_back", "eu-pop")
+    assert code == 1
+    assert "eu-pop:6.decks.2" not in flagged(report)
+    assert statuses(report)["eu-pop:6.decks.2"] == "blocked"
+    errors = [s for s in scenarios(report, "eu-pop:6.decks.2") if s["status"] == "error"]
+    assert errors and all(s.get("uncharged") and not s.get("blocked_by") for s in errors)
+    assert all(s["message"].startswith("charged to no rule (pile-intact): ")
+               and "discard pile lost" in s["message"] for s in errors), errors[0]["message"]
+
+
+def test_a_card_dealt_at_setup_is_an_error_charged_to_no_rule(pytester, engine_module):
+    """The outside developer's setup_draw_dealt, as a Python engine: no sentence of the EU
+    chapter says how a hand starts (TI4's note-1 does, and is charged there), so every
+    scenario it trips ends error, no rule is flagged, and the run still fails."""
+    code, report = run(pytester, engine_module, "deals_at_setup", "eu-pop")
+    assert code == 1
+    assert flagged(report) == set(), statuses(report)
+    tripped = [s for r in report["rules"] for s in r.get("scenarios", [])
+               if s["status"] == "error"]
+    assert tripped and all(s.get("uncharged") for s in tripped)
+    assert all("charged to no rule (hands-as-set-up)" in s["message"] for s in tripped)
+
+
+# -- the declaration: governs.yaml -------------------------------------------------------------
+
+
+def test_actions_are_named_by_type_and_answers_by_their_choice():
+    assert action_key("politics_secondary", {"type": "politics_secondary"}) == \
+        "politics_secondary"
+    assert action_key("choose", {"choose": {"keep": ["A"]}, "player": "Alice"}) == "choose:keep"
+    ti4 = GAMES["ti4"].governs
+    assert ti4.rules("politics_secondary") == ("ti4:2.2",)
+    assert ti4.rules("choose:keep")[0] == "ti4:2.4"
+    assert ti4.rules("play") == ()  # a card played is its scenario's own subject
+
+
+def test_both_games_declarations_pass_their_checks():
+    for game in GAMES.values():
+        assert check_governs(game) == [], game.id
+
+
+@pytest.fixture
+def ti4_copy(tmp_path: Path):
+    """TI4's manifest data with its governs.yaml in a scratch folder, to break."""
+    game = GAMES["ti4"]
+    shutil.copyfile(game.folder / "governs.yaml", tmp_path / "governs.yaml")
+    return dataclasses.replace(game, folder=tmp_path,
+                               catalog_file=str(game.folder / game.catalog_file))
+
+
+@pytest.mark.parametrize("text, line, says", [
+    ("actions:\n  draw:\n    - sentence: ti4:2.3#9\n", 3, "ti4:2.3#9 is no sentence of"),
+    ("actions:\n  draw:\n    - sentence: ti4:81.3#1\n", 3, "a sentence of a related chapter"),
+    ("actions:\n  draw:\n    - sentence: ti4:note-11#1\n", 3, "untestable"),
+    ("actions:\n  draw:\n    - sentence: ti4:2.3#1\n      quote: the bottom card\n", 4,
+     "the quote 'the bottom card' is not in ti4:2.3#1"),
+])
+def test_a_wrong_governing_sentence_is_refused_with_its_line(ti4_copy, text, line, says):
+    (ti4_copy.folder / "governs.yaml").write_text(text, encoding="utf-8")
+    problems = check_governs(ti4_copy)
+    assert len(problems) == 1 and problems[0].line == line, problems
+    assert says in problems[0].message
+
+
+def test_a_misspelt_key_is_an_error_naming_the_line(ti4_copy):
+    (ti4_copy.folder / "governs.yaml").write_text(
+        "actions:\n  draw:\n    - sentence: ti4:2.3#1\nunstatd: {}\n", encoding="utf-8")
+    with pytest.raises(CatalogFileError, match=r"governs.yaml:4: .*unstatd"):
+        _ = ti4_copy.governs
