@@ -98,6 +98,8 @@ def test_repeat_3_finds_the_seeded_nondeterminism_and_nothing_else(oracle, pytes
     assert len(names) == len(set(names))  # each scenario once, not once per run
 
     assert re.search(r"^ti4:2\.4\s+flaky ", run.out, re.MULTILINE), run.out
+    assert re.search(r"^ti4:2\.4 fail: .*\(ti4/hand-limit\.feature:\d+\), run [123] of 3$",
+                     run.out, re.MULTILINE)  # each failing run's details say which run
     assert re.search(r"└ flaky \((pass|fail) \d, (pass|fail) \d of 3 runs\): ", run.out)
     markdown = (pytester.path / "r.md").read_text()
     assert "\n- `ti4:2.4` flaky: **" in markdown and "flaky: 3 runs of this scenario" in markdown

@@ -65,6 +65,16 @@ def repeat_id(n: int, count: int) -> str:
 _REPEAT_ID = re.compile(r"(\[|-)run\d+of\d+\]$")
 
 
+def run_of(name: str) -> str:
+    """``run 2 of 3`` for a test's name under ``--repeat 3`` (``test_x[run2of3]``), or ``""``
+    for a test that runs once."""
+    found = _REPEAT_ID.search(name)
+    if found is None:
+        return ""
+    n, count = re.findall(r"\d+", found.group(0))
+    return f"run {n} of {count}"
+
+
 def unrepeated(name: str) -> str:
     """A test's name without its run (``test_x[run2of3]`` -> ``test_x``; an Outline row's
     ``test_x[2-run2of3]`` -> ``test_x[2]``): what its seed comes from, so that every run of
@@ -133,7 +143,8 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
             *report.user_properties, (USER_PROPERTY, json.dumps(verdict.to_json())),
             ("rule", " ".join(verdict.rules)), ("status", str(verdict.status))]
         if report.failed and (verdict.status in FAILING or verdict.status == Status.BLOCKED):
-            report.longrepr = failure_text(verdict, item.config.get_terminal_writer().fullwidth)
+            report.longrepr = failure_text(verdict, item.config.get_terminal_writer().fullwidth,
+                                           run_of(item.name))
 
 
 def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport | None:
@@ -159,14 +170,15 @@ def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.Te
     return report
 
 
-def failure_text(verdict: ScenarioVerdict, width: int = 0) -> str:
+def failure_text(verdict: ScenarioVerdict, width: int = 0, run: str = "") -> str:
     """What the terminal shows for a failing scenario: the rule and scenario, then the
     verdict's message (the failing step, what was expected and seen, the seed, the
     command that reproduces it, the scenario's last exchanges), fitted to ``width``
     columns when given: prose wraps, an exchange's JSON is cut with "…", and the first line
     and the reproduce command stay whole, to be searched for and pasted (the report keeps
-    every message whole)."""
+    every message whole). ``run``: which run of the scenario this was (``run 2 of 3``)."""
     head = f"{' '.join(verdict.rules)} {verdict.status}: {verdict.name} ({verdict.location})"
+    head += f", {run}" if run else ""
     lines = verdict.message.splitlines()
     if lines and lines[0].startswith("line "):
         lines[0] = f"failing step: {lines[0]}"
