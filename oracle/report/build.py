@@ -10,11 +10,11 @@ retire are shown with the reason, and the rule ids they add follow their game's 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oracle.report.model import (
+    NOT_SELECTED,
     Report,
     RetiredScenario,
     RuleResult,
@@ -28,9 +28,6 @@ from oracle.suite.catalog import Catalog, Rule
 
 if TYPE_CHECKING:
     from oracle.suite.rulings import Ruling, Rulings
-
-NOT_SELECTED = "not selected in this run"
-"""The reason an uncovered rule gives when the run's --rule left it out."""
 
 #: Which scenario status decides a rule's status, most telling first. A blocked scenario
 #: leaves its rule unverified: the rule is blocked unless it fails outright.
@@ -107,28 +104,46 @@ def build_report(
     for catalog in catalogs:
         added = rulings.added_rules(catalog.game) if rulings else []
         for rule in (*catalog.rules, *added):
-            own = by_rule.get(rule.id, [])
-            refining = [ruling_result(r, by_ruling.get(r.id, []), locate)
-                        for r in (rulings.of_rule(rule.id) if rulings else [])]
-            counting = own + [s for r in refining if not r.probe for s in r.scenarios]
-            status = rule_status(rule.testable, [s.counts_as for s in counting])
-            results.append(RuleResult(
-                rule.id, status, rule.text_in(lang), tuple(own),
-                _reason(rule, status, counting, refining, selected),
-                tuple(refining), _retired(rule, rulings, locate),
-                added_by=_declarer(rule, rulings)))
-            if status == Status.PASS and expected_to_fail and rule.id in expected_to_fail:
-                results[-1] = replace(results[-1], status=Status.XPASS,
-                                      reason="listed as a known failure, but it passes now")
+            results.append(rule_result(
+                rule.id, rule.text_in(lang), rule.testable, by_rule.get(rule.id, []),
+                [ruling_result(r, by_ruling.get(r.id, []), locate)
+                 for r in (rulings.of_rule(rule.id) if rulings else [])],
+                untestable_reason=rule.untestable_reason,
+                not_selected=selected is not None and rule.id not in selected,
+                known_failure=bool(expected_to_fail) and rule.id in expected_to_fail,
+                retired=_retired(rule, rulings, locate), added_by=_declarer(rule, rulings)))
     return Report(dict(engine), tuple(results), summarise(results, len(ran)))
 
 
-def _reason(rule: Rule, status: Status, counting: list[ScenarioResult],
-            refining: list[RulingResult], selected: set[str] | None) -> str:
+def rule_result(rule_id: str, text: str, testable: bool, own: Iterable[ScenarioResult],
+                refining: Iterable[RulingResult], *, untestable_reason: str = "",
+                not_selected: bool = False, known_failure: bool = False,
+                retired: tuple[RetiredScenario, ...] = (), added_by: str | None = None
+                ) -> RuleResult:
+    """One rule's result from its scenarios (its own and the failures charged to it) and
+    its rulings': its status (``rule_status``; ``xpass`` for a known failure that passes)
+    and the reason a rule that was not tested gives. A run builds each rule with it, and
+    ``oracle.report.combine`` rebuilds each from its shards' scenarios with it, so that
+    the two cannot disagree."""
+    own, refining = tuple(own), tuple(refining)
+    counting = [*own, *(s for r in refining if not r.probe for s in r.scenarios)]
+    status = rule_status(testable, [s.counts_as for s in counting])
+    reason = _reason(status, counting, refining, untestable_reason, not_selected)
+    if status == Status.PASS and known_failure:
+        status, reason = Status.XPASS, KNOWN_PASSES
+    return RuleResult(rule_id, status, text, own, reason, refining, retired, added_by)
+
+
+KNOWN_PASSES = "listed as a known failure, but it passes now"
+"""The reason of an ``xpass`` rule."""
+
+
+def _reason(status: Status, counting: list[ScenarioResult], refining: tuple[RulingResult, ...],
+            untestable_reason: str, not_selected: bool) -> str:
     if status == Status.UNTESTABLE:
-        return rule.untestable_reason or (counting[0].message if counting else "")
+        return untestable_reason or (counting[0].message if counting else "")
     if status == Status.UNCOVERED:
-        if selected is not None and rule.id not in selected:
+        if not_selected:
             return NOT_SELECTED
         if counting:  # explorations that never exercised it say why
             return counting[0].message

@@ -15,8 +15,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from oracle.report.build import rule_status, ruling_status, scenario_order
+from oracle.report.build import rule_result, ruling_status, scenario_order
 from oracle.report.model import (
+    NOT_SELECTED,
     Report,
     RuleResult,
     RulingResult,
@@ -89,24 +90,21 @@ def _merge_rulings(rules: Sequence[RuleResult]) -> list[RulingResult]:
 
 
 def _merge_rule(rules: Sequence[RuleResult]) -> RuleResult:
+    """A rule's result rebuilt from every shard's scenarios, as a run builds it
+    (``oracle.report.build.rule_result``). What a report does not store is read from the
+    shards: a rule no scenario can test is ``untestable`` in each with no scenario deciding
+    it; one left out by ``--rule`` is ``NOT_SELECTED`` in each; a rule-level known failure
+    is ``xpass`` in a shard where its scenarios passed."""
     first = rules[0]
     scenarios = _ordered(s for r in rules for s in r.scenarios)
     rulings = _merge_rulings(rules)
-    if first.status == Status.UNTESTABLE:
-        return first
-    counting = scenarios + [s for g in rulings if not g.probe for s in g.scenarios]
-    status = rule_status(True, [s.status for s in counting])
-    reasons = [r.reason for r in rules]
-    reason = ""
-    if status == Status.PASS and any(r.status == Status.XPASS for r in rules):
-        status = Status.XPASS  # a rule-level known failure whose scenarios all pass
-        reason = next(r.reason for r in rules if r.status == Status.XPASS)
-    elif status == Status.UNCOVERED:
-        reason = next((r for r in reasons if r), "no scenario for it ran")
-    elif status == Status.UNSUPPORTED:
-        reason = counting[0].message
-    return RuleResult(first.id, status, first.text, tuple(scenarios), reason, tuple(rulings),
-                      first.retired, first.added_by)
+    catalog_untestable = all(r.status == Status.UNTESTABLE and not r.deciding() for r in rules)
+    return rule_result(
+        first.id, first.text, not catalog_untestable, scenarios, rulings,
+        untestable_reason=first.reason if catalog_untestable else "",
+        not_selected=all(r.reason == NOT_SELECTED for r in rules),
+        known_failure=any(r.status == Status.XPASS for r in rules),
+        retired=first.retired, added_by=first.added_by)
 
 
 def combine(reports: Sequence[tuple[str, Report]]) -> Report:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import IntEnum
 
-from oracle.report.model import FAILING, TESTED, Report, Status
+from oracle.report.model import TESTED, Report, Status
 
 
 class Exit(IntEnum):
@@ -70,12 +70,9 @@ def coverage_shortfall(report: Report, percent: float | None) -> str | None:
 
     The share is of the selected testable rules that were tested (not ``unsupported`` nor
     ``uncovered``)."""
-    from oracle.report.build import NOT_SELECTED
-
     if percent is None:
         return None
-    wanted = [r for r in report.rules if r.status != Status.UNTESTABLE
-              and not (r.status == Status.UNCOVERED and r.reason == NOT_SELECTED)]
+    wanted = report.applicable()
     missing = [r.id for r in wanted if r.status in (Status.UNSUPPORTED, Status.UNCOVERED)]
     share = 100.0 * (len(wanted) - len(missing)) / len(wanted) if wanted else 0.0
     if share + 1e-9 >= percent:
@@ -101,7 +98,7 @@ def judge(report: Report, require_coverage: float | None = None,
                            next((s.message for s in scenarios), ""))
     if empty:
         return Exit.NOTHING_TESTED, [empty]
-    if any(r.status in FAILING for r in report.rules):
+    if not report.conforms:
         return Exit.FAILED, []
     uncharged = {s.name for s in scenarios if s.uncharged and s.status == Status.ERROR}
     if uncharged:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oracle.report.model import FAILING, RULE_STATUSES, Report, Status, read_checked
+from oracle.report.model import PASSING, RULE_STATUSES, Report, Status, read_checked
 
 MATRIX_VERSION = 1
 """The version of the matrix's JSON layout; it changes by additions only."""
@@ -94,10 +94,9 @@ class Cell:
                 "scenarios": self.scenarios, **({"reason": self.reason} if self.reason else {})}
 
 
-#: A row an engine passes (a known failure that passes now too) or fails (a known failure
-#: that still fails too); every other status (blocked, unsupported, untestable, uncovered)
-#: is no verdict on the row.
-PASSING = frozenset({Status.PASS, Status.XPASS})
+#: A row an engine fails (a known failure that still fails too), or passes (``PASSING``, a
+#: known failure that passes now too); every other status (blocked, unsupported, untestable,
+#: uncovered) is no verdict on the row.
 BROKEN = frozenset({Status.FAIL, Status.ERROR, Status.FLAKY, Status.XFAIL})
 
 
@@ -144,14 +143,12 @@ class Matrix:
             ruling = column.report.ruling(row.id)
             if ruling is None:
                 return Cell(Status.UNCOVERED, reason=NOT_IN_REPORT)
-            return Cell(ruling.status,
-                        sum(1 for s in ruling.scenarios if s.status == Status.PASS),
-                        sum(1 for s in ruling.scenarios if s.status in FAILING),
+            return Cell(ruling.status, ruling.count(Status.PASS), ruling.failed(),
                         len(ruling.scenarios), f"{ruling.status_text}: {ruling.agreement}")
         rule = column.report.rule(row.id)
         if rule is None:
             return Cell(Status.UNCOVERED, reason=NOT_IN_REPORT)
-        return Cell(rule.status, rule.count(Status.PASS), rule.count(*FAILING),
+        return Cell(rule.status, rule.count(Status.PASS), rule.failed(),
                     len(rule.scenarios), rule.reason)
 
     def cells(self, row: RuleRow) -> list[Cell]:

@@ -10,7 +10,7 @@ verdicts travel from pytest-xdist workers to the controller on ``report.user_pro
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
@@ -54,6 +54,14 @@ RULE_STATUSES = (Status.PASS, Status.FAIL, Status.ERROR, Status.FLAKY, Status.BL
                  Status.XFAIL, Status.XPASS, Status.UNSUPPORTED, Status.UNTESTABLE,
                  Status.UNCOVERED)
 FAILING = frozenset({Status.FAIL, Status.ERROR, Status.FLAKY})
+#: What counts as a rule passing: its scenarios pass (a known failure that passes now too).
+PASSING = frozenset({Status.PASS, Status.XPASS})
+TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
+                    Status.XPASS})
+"""Scenario statuses that mean the scenario ran on the engine (unsupported did not)."""
+
+NOT_SELECTED = "not selected in this run"
+"""The reason an uncovered rule gives when the run's --rule left it out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +224,12 @@ class ScenarioResult:
         rule unverified (``blocked``), never failed."""
         return Status.BLOCKED if self.uncharged else self.status
 
+    @property
+    def failing(self) -> bool:
+        """The engine broke the rule here (``fail``), broke down (``error``), or did both
+        and not the same way twice (``flaky``)."""
+        return self.status in FAILING
+
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:
         """The scenario under its own rules. A blocked scenario that is a known failure
@@ -326,6 +340,18 @@ class RulingResult:
         return self.standing in PROBE_STANDINGS
 
     @property
+    def failing(self) -> bool:
+        """The engine disagrees with an official ruling (a probe's disagreement fails
+        nothing: ``failing`` says what its scenarios show, ``probe`` whether it counts)."""
+        return self.status in FAILING
+
+    def count(self, *statuses: Status) -> int:
+        return sum(1 for s in self.scenarios if s.status in statuses)
+
+    def failed(self) -> int:
+        return self.count(*FAILING)
+
+    @property
     def status_text(self) -> str:
         """The ruling's ``Status:`` line: ``official``, ``superseded by ID``, ..."""
         return f"superseded by {self.superseded_by}" if self.superseded_by else self.standing
@@ -387,6 +413,35 @@ class RuleResult:
     def count(self, *statuses: Status) -> int:
         return sum(1 for s in self.scenarios if s.status in statuses)
 
+    def failed(self) -> int:
+        """How many of its scenarios fail or error (failures charged to it included)."""
+        return self.count(*FAILING)
+
+    def own(self) -> tuple[ScenarioResult, ...]:
+        """The scenarios written for this rule (not the failures other rules' blocked
+        scenarios charge to it)."""
+        return tuple(s for s in self.scenarios if not s.charged_from)
+
+    def deciding(self) -> tuple[ScenarioResult, ...]:
+        """The scenarios its status is decided from: its own, the failures charged to it,
+        and its official rulings' (a probe's count for nothing)."""
+        return (*self.scenarios, *(s for g in self.rulings if not g.probe for s in g.scenarios))
+
+    @property
+    def passing(self) -> bool:
+        return self.status in PASSING
+
+    @property
+    def failing(self) -> bool:
+        return self.status in FAILING
+
+    @property
+    def applicable(self) -> bool:
+        """Whether a verdict on it is wanted: testable (as of the run's edition) and selected
+        (an unselected rule is ``uncovered``, ``NOT_SELECTED``)."""
+        return self.status != Status.UNTESTABLE and not (
+            self.status == Status.UNCOVERED and self.reason == NOT_SELECTED)
+
     def tally(self) -> dict[str, int]:
         """How many of its own scenarios and of its rulings pass, of how many."""
         return {"scenarios_passed": self.count(Status.PASS),
@@ -444,6 +499,44 @@ class Report:
     def rule(self, rule_id: str) -> RuleResult | None:
         return next((r for r in self.rules if r.id == rule_id), None)
 
+    def applicable(self) -> list[RuleResult]:
+        """The rules a verdict is wanted on (``RuleResult.applicable``): what a badge or
+        ``--require-coverage`` counts."""
+        return [r for r in self.rules if r.applicable]
+
+    def tested(self) -> bool:
+        """Whether any scenario deciding an applicable rule ran on the engine."""
+        return any(s.status in TESTED for r in self.applicable() for s in r.deciding())
+
+    def failures(self) -> list[tuple[RuleResult, ScenarioResult]]:
+        """Every failing scenario with the rule it is charged to: the rules' own and the
+        failures charged to them, then their official rulings'."""
+        return [*((r, s) for r in self.rules for s in r.scenarios if s.failing),
+                *((r, s) for r in self.rules for g in r.rulings if not g.probe
+                  for s in g.scenarios if s.failing)]
+
+    def blocked(self) -> list[tuple[RuleResult, ScenarioResult]]:
+        """Every blocked scenario under its own rule; ``blocked_by`` names the rule it
+        charges, where the charge is listed (``charged_from``)."""
+        return [(r, s) for r in self.rules for s in r.scenarios if s.status == Status.BLOCKED]
+
+    def each_scenario(self) -> Iterator[tuple[RuleResult, ScenarioResult, RulingResult | None]]:
+        """Every scenario under each rule it was written for (its own line, not a charge),
+        then its rulings' (with the ruling): a scenario citing several rules comes once per
+        rule."""
+        for rule in self.rules:
+            for s in rule.own():
+                yield rule, s, None
+            for g in rule.rulings:
+                for s in g.scenarios:
+                    yield rule, s, g
+
+    def charges(self) -> dict[tuple[str, str], tuple[RuleResult, ScenarioResult]]:
+        """Each blocked scenario, by (location, name), with the rule it charges and the
+        charge's line there (``fail``, or ``xfail`` when known)."""
+        return {(s.location, s.name): (r, s) for r in self.rules for s in r.scenarios
+                if s.charged_from}
+
     def ruling(self, ruling_id: str) -> RulingResult | None:
         """A committee's ruling by its id (``ti4:2.6.2/r1``), under whichever rule."""
         return next((g for r in self.rules for g in r.rulings if g.id == ruling_id), None)
@@ -467,11 +560,6 @@ class Report:
                    dict(data.get("summary", {})), bool(data.get("interrupted", False)),
                    (int(shard["index"]), int(shard["count"])) if shard else None,
                    data.get("started"), int(data.get("repeat", 1)))
-
-
-TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
-                    Status.XPASS})
-"""Scenario statuses that mean the scenario ran on the engine (unsupported did not)."""
 
 
 def unique_scenarios(rules: Iterable[RuleResult]) -> list[ScenarioResult]:

@@ -11,19 +11,14 @@ from __future__ import annotations
 import json
 
 from oracle.report.formats import Format
-from oracle.report.model import FAILING, TESTED, Report, Status
+from oracle.report.model import Report
 
 
 def render_badge(report: Report) -> str:
-    from oracle.report.build import NOT_SELECTED
-
-    rules = [r for r in report.rules if r.status != Status.UNTESTABLE
-             and not (r.status == Status.UNCOVERED and r.reason == NOT_SELECTED)]
-    failing = sum(r.status in FAILING for r in rules)
-    passing = sum(r.status in (Status.PASS, Status.XPASS) for r in rules)
-    # An official ruling's scenarios count for their rule like its own (a probe's do not)
-    tested = any(s.status in TESTED for r in rules for s in (
-        *r.scenarios, *(x for g in r.rulings if not g.probe for x in g.scenarios)))
+    rules = report.applicable()
+    failing = sum(r.failing for r in rules)
+    passing = sum(r.passing for r in rules)
+    tested = report.tested()
     if report.interrupted:
         message, color = "interrupted", "lightgrey"
     elif failing:

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from oracle.report.formats import Format
-from oracle.report.model import FAILING, Report, ScenarioResult, Status
+from oracle.report.model import Report, ScenarioResult, Status
 
 
 def _slug(text: str) -> str:
@@ -36,7 +36,7 @@ def _steps(scenario: ScenarioResult, probe: bool = False) -> list[dict[str, Any]
                       "result": result})
     if not steps:  # exploration, or a scenario that ended before its first step
         status = {Status.PASS: "passed", Status.XPASS: "passed", Status.XFAIL: "pending"}.get(
-            scenario.status, "failed" if scenario.status in FAILING and not probe
+            scenario.status, "failed" if scenario.failing and not probe
             else "pending" if probe else "skipped")
         steps.append({"keyword": "Then ", "name": scenario.name, "line": 0,
                       "result": {"status": status, "duration": 0,

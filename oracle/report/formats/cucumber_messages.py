@@ -32,7 +32,7 @@ from gherkin.stream.gherkin_events import GherkinEvents
 
 from oracle.engines.wire import dumps_line
 from oracle.report.formats import Format
-from oracle.report.model import FAILING, Report, ScenarioResult, Status
+from oracle.report.model import Report, ScenarioResult, Status
 from oracle.suite.games import bundled_features_dir
 
 PROTOCOL_VERSION = "34.2.1"
@@ -90,15 +90,12 @@ def _results(report: Report) -> dict[tuple[str, str], tuple[ScenarioResult, list
     """Each scenario once, by (location, name): its line under its own rule, the rules it
     cites, and whether it is a probe's (a ruling under debate: it fails nothing)."""
     found: dict[tuple[str, str], tuple[ScenarioResult, list[str], bool]] = {}
-    for rule in report.rules:
-        ruled = [(s, False) for s in rule.scenarios if not s.charged_from] + [
-            (s, g.probe) for g in rule.rulings for s in g.scenarios]
-        for scenario, probe in ruled:
-            key = (scenario.location, scenario.name)
-            if key in found:
-                found[key][1].append(rule.id)
-            else:
-                found[key] = (scenario, [rule.id], probe)
+    for rule, scenario, ruling in report.each_scenario():
+        key = (scenario.location, scenario.name)
+        if key in found:
+            found[key][1].append(rule.id)
+        else:
+            found[key] = (scenario, [rule.id], ruling is not None and ruling.probe)
     return found
 
 
@@ -249,7 +246,7 @@ class _Writer:
             return [("SKIPPED", scenario.message if i == 0 else "") for i in range(count)]
         ran = [(_STATUS.get(s.status, "UNKNOWN"), "") for s in scenario.steps][:count]
         ran += [("SKIPPED", "")] * (count - len(ran))
-        bad = scenario.status in FAILING or scenario.status in (Status.BLOCKED, Status.XFAIL)
+        bad = scenario.failing or scenario.status in (Status.BLOCKED, Status.XFAIL)
         if bad and not any(s == "FAILED" for s, _ in ran) and ran:
             ran[0] = ("FAILED", "")
         return [(failed if s == "FAILED" else s, scenario.message if s == "FAILED" else m)

@@ -36,7 +36,7 @@ from oracle.report.matrix import (
     passed_by_line,
 )
 from oracle.report.message import split_message
-from oracle.report.model import FAILING, Report, RuleResult, RulingResult, ScenarioResult
+from oracle.report.model import Report, RuleResult, RulingResult, ScenarioResult
 from oracle.report.trend import Trend, change_text
 
 
@@ -121,7 +121,7 @@ def _scenario(s: ScenarioResult, anchor: str, prefix: str) -> str:
             f'<span class="dur">{s.duration:.2f} s</span> {_chain(s, prefix)}')
     if not s.message:
         return f'<li id="{esc(anchor)}">{head}</li>'
-    opened = " open" if s.status in FAILING else ""
+    opened = " open" if s.failing else ""
     return (f'<li><details class="scenario" id="{esc(anchor)}"{opened}><summary>{head}'
             f"</summary>{_message(s.message)}</details></li>")
 
@@ -143,7 +143,7 @@ def _ruling(g: RulingResult, anchor: str, prefix: str) -> str:
         body += '<ul class="scenarios">' + "".join(
             _scenario(s, f"{anchor}/s{k}", prefix) for k, s in enumerate(g.scenarios, 1)
         ) + "</ul>"
-    opened = " open" if g.status in FAILING and not g.probe else ""
+    opened = " open" if g.failing and not g.probe else ""
     return (f'<li><details class="ruling" id="{esc(anchor)}"{opened}><summary>{head}'
             f"</summary>{body}</details></li>")
 
@@ -170,7 +170,7 @@ def _rule(r: RuleResult, prefix: str, filterable: bool) -> str:
     search = " ".join([r.id, r.text, *(g.id for g in r.rulings)])
     statuses = [r.status, *(g.status for g in r.rulings)]
     attrs = " " + row_attrs(statuses, _game(r.id), search) if filterable else ""
-    opened = " open" if r.status in FAILING and filterable else ""
+    opened = " open" if r.failing and filterable else ""
     tally = _counts([str(s.status) for s in r.scenarios])
     counts = " · ".join(f"{tally[s]} {esc(s)}" for s in status_order(tally))
     if r.rulings:

@@ -65,29 +65,23 @@ def _case(suite: ET.Element, charged: RuleResult, rules: str, scenario: Scenario
     return "passed"
 
 
-def _scenarios(rules: list[RuleResult]
+def _scenarios(report: Report
                ) -> list[tuple[RuleResult, str, ScenarioResult, Status, RulingResult | None]]:
     """Each scenario once: the rule charged (a blocked scenario's blocker), the rules it
     cites, its line under its own rule, and its outcome (a blocked one's is its charge's)."""
-    charges = {(s.location, s.name): (r, s) for r in rules for s in r.scenarios
-               if s.charged_from}
-    by_id = {r.id: r for r in rules}
+    charges = report.charges()
     seen: dict[tuple[str, str], list[str]] = {}
     found = []
-    for rule in rules:
-        ruled = [(s, None) for s in rule.scenarios if not s.charged_from] + [
-            (s, g) for g in rule.rulings for s in g.scenarios]
-        for scenario, ruling in ruled:
-            key = (scenario.location, scenario.name)
-            if key in seen:  # a scenario citing several rules: one case, every rule
-                seen[key].append(rule.id)
-                continue
-            seen[key] = [rule.id]
-            charged, status = rule, scenario.status
-            if key in charges:
-                charger, charge = charges[key]
-                charged, status = by_id.get(charger.id, rule), charge.status
-            found.append((charged, key, scenario, status, ruling))
+    for rule, scenario, ruling in report.each_scenario():
+        key = (scenario.location, scenario.name)
+        if key in seen:  # a scenario citing several rules: one case, every rule
+            seen[key].append(rule.id)
+            continue
+        seen[key] = [rule.id]
+        charged, status = rule, scenario.status
+        if key in charges:
+            charged, status = charges[key][0], charges[key][1].status
+        found.append((charged, key, scenario, status, ruling))
     return [(charged, " ".join(seen[key]), scenario, status, ruling)
             for charged, key, scenario, status, ruling in found]
 
@@ -105,7 +99,8 @@ def render_junit(report: Report) -> str:
                             *((r.id, f"{r.status}: {r.reason}" if r.reason and not
                                r.scenarios else str(r.status)) for r in rules)])
         counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-        for charged, cited, scenario, status, ruling in _scenarios(rules):
+        game_report = Report(report.engine, tuple(rules))
+        for charged, cited, scenario, status, ruling in _scenarios(game_report):
             outcome = _case(suite, charged, cited, scenario, status, ruling)
             counts["tests"] += 1
             if outcome != "passed":

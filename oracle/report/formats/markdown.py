@@ -74,16 +74,14 @@ def render_markdown(report: Report) -> str:
     with_rulings = any(r.rulings for r in report.rules)
     out = [f"## rules-oracle: {engine_line(report.engine)} {verdict}", ""]
     out += [counts(report, " · "), ""]
-    problems = [(r, s) for r in report.rules for s in r.scenarios if s.status in FAILING]
-    problems += [(r, s) for r in report.rules for g in r.rulings if not g.probe
-                 for s in g.scenarios if s.status in FAILING]
+    problems = report.failures()
     if problems:
         out += ["### Failures", ""]
         for r, s in problems:
             out.append(f"- `{r.id}` {s.status}: **{s.name}** (`{s.location}`): "
                        f"{_first_lines(s.message)}")
         out.append("")
-    blocked = [(r, s) for r in report.rules for s in r.scenarios if s.status == Status.BLOCKED]
+    blocked = report.blocked()
     if blocked:
         out += ["### Blocked (not charged to their own rule)", ""]
         for r, s in blocked:
@@ -246,17 +244,16 @@ def _rows(r: RuleResult, with_rulings: bool) -> list[str]:
     text = _cell(textwrap.shorten(r.text, 90, placeholder="…"))
     if r.added_by:
         text = f"*(added by {r.added_by})* {text}"
-    status = f"**{r.status}**" if r.status in FAILING else str(r.status)
+    status = f"**{r.status}**" if r.failing else str(r.status)
     tally = r.tally()
     ruled = f" {tally['rulings_passed']}/{tally['rulings']} |" if r.rulings else " |"
-    rows = [f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.count(*FAILING)} | "
+    rows = [f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.failed()} | "
             f"{r.count(Status.UNSUPPORTED)} |" + (ruled if with_rulings else "")
             + f" {text} | {_cell(untested_note(r)) or '–'} |"]
     for g in r.rulings:
-        passed = sum(1 for s in g.scenarios if s.status == Status.PASS)
-        failed = sum(1 for s in g.scenarios if s.status in FAILING)
-        unsupported = sum(1 for s in g.scenarios if s.status == Status.UNSUPPORTED)
-        shown = f"**{g.status}**" if g.status in FAILING and not g.probe else str(g.status)
+        passed, failed, unsupported = (g.count(Status.PASS), g.failed(),
+                                       g.count(Status.UNSUPPORTED))
+        shown = f"**{g.status}**" if g.failing and not g.probe else str(g.status)
         rows.append(f"| ↳ `{g.id}` | {shown} ({_cell(g.status_text)}) | {passed} | {failed} | "
                     f"{unsupported} |" + (" |" if with_rulings else "")
                     + f" {_cell(g.agreement)}{' (probe)' if g.probe else ''}: "

@@ -11,7 +11,6 @@ from oracle.report.coverage import COVERED, UNCOVERED, WAIVED, Coverage
 from oracle.report.formats import Format
 from oracle.report.matrix import Matrix, RuleRow, matrix_counts, passed_by_line
 from oracle.report.model import (
-    FAILING,
     RULE_STATUSES,
     Report,
     RuleResult,
@@ -68,7 +67,7 @@ def render_table(report: Report, width: int = 100, compact: bool = False) -> str
     for r in report.rules:
         if compact and r.status in (Status.PASS, Status.UNTESTABLE):
             continue
-        failed = r.count(*FAILING)
+        failed = r.failed()
         text = textwrap.shorten(r.text, text_w, placeholder="…")
         tally = r.tally()
         ruled = f" {tally['rulings_passed']}/{tally['rulings']:<5}" if r.rulings else \
