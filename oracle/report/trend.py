@@ -55,6 +55,11 @@ class Trend:
     notes: tuple[str, ...] = ()
 
     @property
+    def runs_text(self) -> str:
+        """``4 runs`` (``1 run``)."""
+        return f"{len(self.runs)} run{'s' if len(self.runs) != 1 else ''}"
+
+    @property
     def rows(self) -> tuple[RuleRow, ...]:
         return self.matrix.rows
 

@@ -324,7 +324,7 @@ def render_trend_html(trend: Trend) -> str:
         f'<td class="n">{len(trend.changes(row))}</td>'
         f"<td>{badge(trend.statuses(row)[-1])}</td></tr>" for row in trend.changed())
     notes = "".join(f'<p class="mute">{esc(note)}</p>' for note in trend.notes)
-    body = (f"<header><h1>rules-oracle trend: {len(trend.runs)} runs, {len(trend.rows)} "
+    body = (f"<header><h1>rules-oracle trend: {trend.runs_text}, {len(trend.rows)} "
             f"rules</h1><p>{esc(trend_line(trend))}</p>{notes}</header>"
             '<section><h2>Runs, oldest first</h2><table class="runs"><thead><tr><th>#</th>'
             "<th>started</th><th>engine</th><th>report</th><th>rules</th></tr></thead>"
@@ -335,7 +335,7 @@ def render_trend_html(trend: Trend) -> str:
             + _grid_sections(matrix, "Every rule, run by run", _matrix_table(
                 matrix, "first change", lambda r: change_text(trend.first_change(r))),
                 "Each run's report"))
-    return page(f"rules-oracle trend: {len(trend.runs)} runs", body)
+    return page(f"rules-oracle trend: {trend.runs_text}", body)
 
 
 def _grid_sections(matrix: Matrix, title: str, table: str, reports: str) -> str:

@@ -183,7 +183,7 @@ def render_matrix_markdown(matrix: Matrix) -> str:
 def render_trend_markdown(trend: Trend) -> str:
     """The runs (numbered, oldest first), the rules that changed with their first change,
     then every rule's status in each run."""
-    out = [f"## rules-oracle trend: {len(trend.runs)} runs, {len(trend.rows)} rules", "",
+    out = [f"## rules-oracle trend: {trend.runs_text}, {len(trend.rows)} rules", "",
            "| # | started | engine | report | rules |", "|---:|---|---|---|---|"]
     for i, (run, col) in enumerate(zip(trend.runs, trend.matrix.columns, strict=True), 1):
         when = run.when + (" (file time)" if run.by_file_time else "")

@@ -224,7 +224,7 @@ def _grid(matrix: Matrix, width: int, last: str, last_of: Callable[[RuleRow], st
 def render_trend_table(trend: Trend, width: int = 100) -> str:
     """The runs, numbered oldest first, then one line per rule with its status in each run
     and the first run where it changed; the rules that changed, counted."""
-    lines = [f"rules-oracle trend: {len(trend.runs)} runs, oldest first (by when each "
+    lines = [f"rules-oracle trend: {trend.runs_text}, oldest first (by when each "
              "started)", *_columns(trend.matrix, width), *trend.notes]
     lines += _grid(trend.matrix, width, "first change",
                    lambda row: change_text(trend.first_change(row)))
@@ -237,7 +237,7 @@ def trend_line(trend: Trend) -> str:
     most named first."""
     changed = trend.changed()
     line = (f"{len(changed)} of {len(trend.rows)} rules changed status across "
-            f"{len(trend.runs)} runs")
+            f"{trend.runs_text}")
     flips = sorted(((len(trend.changes(r)), r.id) for r in changed if len(trend.changes(r)) > 1),
                    key=lambda pair: -pair[0])
     if flips:
