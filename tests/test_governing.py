@@ -63,6 +63,15 @@ class DealsAtSetup(EuEngine):
         return game
 
 
+class TurnsNeverEnd(EuEngine):
+    """Refuses to end a Turn (an engine that models one Turn)."""
+    def act_end_turn(self, action):
+        raise Rejected(Rejection("this engine models one Turn"))
+
+
+def turns_never_end():
+    return TurnsNeverEnd()
+
 def secondary_refused():
     return SecondaryRefused()
 
@@ -151,6 +160,20 @@ def test_a_card_dealt_at_setup_is_an_error_charged_to_no_rule(pytester, engine_m
     assert all("charged to no rule (hands-as-set-up)" in s["message"] for s in tripped)
 
 
+def test_an_action_no_sentence_governs_refused_charges_no_rule(pytester, engine_module):
+    """EU's end of a Turn is 4.2's, a related chapter (governs.yaml: unstated): an engine
+    refusing it breaks no sentence of chapter 6, so the scenarios that needed the next Turn
+    (6.action-cards.2's, 6.2.display.4's) end error charged to no rule, not failed."""
+    code, report = run(pytester, engine_module, "turns_never_end", "eu-pop")
+    assert code == 1
+    assert flagged(report) == set(), statuses(report)
+    tripped = [s for r in report["rules"] for s in r.get("scenarios", [])
+               if s["status"] == "error"]
+    assert tripped and all(s.get("uncharged") for s in tripped)
+    assert all("which no sentence of the rules governs (a Turn passing to the next player is "
+               "4.2's" in s["message"] for s in tripped), tripped[0]["message"]
+
+
 # -- the declaration: governs.yaml -------------------------------------------------------------
 
 
@@ -162,6 +185,7 @@ def test_actions_are_named_by_type_and_answers_by_their_choice():
     assert ti4.rules("politics_secondary") == ("ti4:2.2",)
     assert ti4.rules("choose:keep")[0] == "ti4:2.4"
     assert ti4.rules("play") == ()  # a card played is its scenario's own subject
+    assert "play" in ti4.subject and "end_turn" in ti4.ungoverned
 
 
 def test_both_games_declarations_pass_their_checks():
@@ -171,25 +195,52 @@ def test_both_games_declarations_pass_their_checks():
 
 @pytest.fixture
 def ti4_copy(tmp_path: Path):
-    """TI4's manifest data with its governs.yaml in a scratch folder, to break."""
+    """TI4's manifest data with a copy of its governs.yaml in a scratch folder, to break."""
     game = GAMES["ti4"]
     shutil.copyfile(game.folder / "governs.yaml", tmp_path / "governs.yaml")
     return dataclasses.replace(game, folder=tmp_path,
                                catalog_file=str(game.folder / game.catalog_file))
 
 
-@pytest.mark.parametrize("text, line, says", [
-    ("actions:\n  draw:\n    - sentence: ti4:2.3#9\n", 3, "ti4:2.3#9 is no sentence of"),
-    ("actions:\n  draw:\n    - sentence: ti4:81.3#1\n", 3, "a sentence of a related chapter"),
-    ("actions:\n  draw:\n    - sentence: ti4:note-11#1\n", 3, "untestable"),
-    ("actions:\n  draw:\n    - sentence: ti4:2.3#1\n      quote: the bottom card\n", 4,
+def with_draw(game, entry: str) -> None:
+    """The copy with ``draw:``'s entry replaced by ``entry`` (lines of YAML under it)."""
+    path = game.folder / "governs.yaml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("  draw:\n")
+    end = text.index("\n  reveal:")
+    path.write_text(text[:start] + "  draw:\n" + entry + text[end:], encoding="utf-8")
+
+
+def line_of(game, text: str) -> int:
+    lines = (game.folder / "governs.yaml").read_text(encoding="utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if text in line)
+
+
+@pytest.mark.parametrize("entry, at, says", [
+    ("    - sentence: ti4:2.3#9", "ti4:2.3#9", "ti4:2.3#9 is no sentence of"),
+    ("    - sentence: ti4:81.3#1", "ti4:81.3#1", "a sentence of a related chapter"),
+    ("    - sentence: ti4:note-11#1", "ti4:note-11#1", "untestable"),
+    ("    - sentence: ti4:2.3#1\n      quote: the bottom card", "the bottom card",
      "the quote 'the bottom card' is not in ti4:2.3#1"),
 ])
-def test_a_wrong_governing_sentence_is_refused_with_its_line(ti4_copy, text, line, says):
-    (ti4_copy.folder / "governs.yaml").write_text(text, encoding="utf-8")
+def test_a_wrong_governing_sentence_is_refused_with_its_line(ti4_copy, entry, at, says):
+    with_draw(ti4_copy, entry)
     problems = check_governs(ti4_copy)
-    assert len(problems) == 1 and problems[0].line == line, problems
+    assert len(problems) == 1 and problems[0].line == line_of(ti4_copy, at), problems
     assert says in problems[0].message
+
+
+def test_every_action_type_is_listed_and_no_other(ti4_copy):
+    """An action type left out would be charged to its scenario's rule without anyone
+    deciding so; a misspelt one governs nothing."""
+    path = ti4_copy.folder / "governs.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  trade:\n", "  trades:\n"), encoding="utf-8")
+    problems = check_governs(ti4_copy)
+    assert [p.line for p in problems] == [line_of(ti4_copy, "  trades:"),
+                                          line_of(ti4_copy, "actions:")], problems
+    assert "no action type 'trades'; did you mean 'trade'?" in problems[0].message
+    assert "action type(s) trade are not listed" in problems[1].message
 
 
 def test_a_misspelt_key_is_an_error_naming_the_line(ti4_copy):

@@ -29,11 +29,13 @@ problem (``check_governs``).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oracle.protocol.validate import action_types
 from oracle.suite import filecheck
 from oracle.suite.catalog import CatalogFileError, closest_anchors, read_game_file
 from oracle.suite.citations import quote_form
@@ -58,6 +60,10 @@ class Governs:
     path: Path | None = None
     actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     unstated: Mapping[str, str] = field(default_factory=dict)
+    #: Actions a refusal of which is its scenario's own failure, with why.
+    subject: Mapping[str, str] = field(default_factory=dict)
+    #: Actions no sentence of the catalog governs, with why: a refusal charges no rule.
+    ungoverned: Mapping[str, str] = field(default_factory=dict)
 
     def rules(self, key: str) -> tuple[str, ...]:
         """The rule ids governing an action (``action_key``), first charged first; () when
@@ -82,15 +88,21 @@ def load_governs(game: Game) -> Governs:
     path = game.folder / game.governs_file
     data = read_game_file(path, "which rule governs each action", "see docs/rulings.md",
                           "governs") or {}
+    listed = dict(data.get("actions") or {})
     actions = {str(k): tuple(str(e["sentence"]) for e in v)
-               for k, v in (data.get("actions") or {}).items()}
-    return Governs(path, actions, {str(k): str(v)
-                                   for k, v in (data.get("unstated") or {}).items()})
+               for k, v in listed.items() if isinstance(v, list)}
+    return Governs(path, actions,
+                   {str(k): str(v) for k, v in (data.get("unstated") or {}).items()},
+                   {str(k): str(v["subject"]) for k, v in listed.items()
+                    if isinstance(v, dict) and "subject" in v},
+                   {str(k): str(v["unstated"]) for k, v in listed.items()
+                    if isinstance(v, dict) and "unstated" in v})
 
 
 def check_governs(game: Game) -> list[Problem]:
     """Every governing anchor is a sentence of a rule of the game's catalog, every quote is
-    in its sentence, and no concept is both mapped to a rule and unstated."""
+    in its sentence, no concept is both mapped to a rule and unstated, and every action type
+    of the game's request schema is listed (and nothing else but answers, ``choose:KEY``)."""
     try:
         governs = game.governs
     except CatalogFileError as exc:
@@ -100,9 +112,9 @@ def check_governs(game: Game) -> list[Problem]:
         return []
     path = governs.path
     data = read_game_file(path, "which rule governs each action", schema="governs") or {}
-    problems = []
+    problems = _listing_problems(game, path, data)
     for action, entries in (data.get("actions") or {}).items():
-        for n, entry in enumerate(entries):
+        for n, entry in enumerate(entries if isinstance(entries, list) else ()):
             where = ["actions", action, n, "sentence"]
             anchor = entry["sentence"]
             found = _anchor_problem(game, anchor)
@@ -124,6 +136,32 @@ def check_governs(game: Game) -> list[Problem]:
                                     f"concept {concept!r} is unstated here and mapped to "
                                     f"{mapped[concept]!r} by 'concepts:' in game.yaml; keep "
                                     "one (a concept a sentence states is charged to its rule)"))
+    return problems
+
+
+def _listing_problems(game: Game, path: Path, data: Mapping[str, Any]) -> list[Problem]:
+    """Every action type the game's requests have is listed, and no other (answers aside):
+    a type left out would be charged to its scenario's rule without anyone deciding so."""
+    types = action_types(game.id)
+    if not types:
+        return []
+    listed = dict(data.get("actions") or {})
+    problems = []
+    for action in listed:
+        if not action.startswith("choose") and action not in types:
+            near = difflib.get_close_matches(action, types, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            problems.append(Problem(path, filecheck.key_line(path, ["actions", action]),
+                                    f"actions: {action}",
+                                    f"{game.id} has no action type {action!r}{hint} (its "
+                                    f"types: {', '.join(types)})"))
+    missing = [t for t in types if t not in listed]
+    if missing:
+        problems.append(Problem(path, filecheck.key_line(path, ["actions"]), "actions",
+                                f"the {game.id} action type(s) {', '.join(missing)} are not "
+                                "listed: give each the sentence that governs it, or "
+                                "'subject: why' (a refusal is its scenario's own failure), "
+                                "or 'unstated: why' (no sentence of the catalog governs it)"))
     return problems
 
 
