@@ -252,6 +252,75 @@ def _deal_order(t: Transition) -> list[str]:
     return [active, *(p for p in clockwise if p in (t.action.get("secondary") or ()))]
 
 
+def _neural_motivator(t: Transition, name: str) -> bool:
+    return "Neural Motivator" in (_given_player(t, name).get("technologies") or ())
+
+
+def neural_motivator_deal(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-5.1: in the status phase's deal, a Neural Motivator player draws both their
+    cards, the two next on the deck at their place in the initiative order, before the next
+    player draws. Judged on the Neural Motivator players the deal served, from the deck it
+    started with (each player before them took their one card, Neural Motivator's second
+    and Scheming's extra one)."""
+    t = history[i]
+    seats = [p.get("name") for p in t.given.get("players") or ()]
+    holders = [p for p in seats if _neural_motivator(t, p)]
+    if not holders:
+        return None
+    deck, gains = draw_pile(t.before, DECK), hands_gained(t)
+    place, slices = 0, {}
+    for player in list(t.given.get("initiative") or seats):
+        count = 1 + int(_neural_motivator(t, player)) + int(_yssaril(t, player))
+        if place + count > len(deck):
+            break  # the deck runs out: the new deck's order is a shuffle's
+        slices[player], place = deck[place:place + count], place + count
+    for player in holders:
+        got, wanted = gains.get(player, []), slices.get(player)
+        if got and wanted is not None and sorted(got) != sorted(wanted):
+            return (f"{player}, who has Neural Motivator, received {sorted(got)}, not both "
+                    f"cards of their turn in the deal, {sorted(wanted)}")
+    return None
+
+
+def _base_draw(t: Transition, player: str) -> int:
+    """The cards a draw of this kind gives ``player`` before Scheming's extra one."""
+    if t.kind == "draw":
+        return int(t.action.get("count", 1))
+    if t.kind == "status_draw":
+        return 1 + int(_neural_motivator(t, player))
+    return POLITICS_DRAW
+
+
+def scheming(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-5.2: the Yssaril player draws all of their cards (Scheming's one more among
+    them) and discards for Scheming, a card they choose, before the next player in order
+    draws. Judged where the deck holds every card the transition dealt and one more."""
+    t = history[i]
+    gains = hands_gained(t)
+    owing = {p.get("player") for p in t.after.get("pending") or ()
+             if p.get("decision") == "discard"}
+    for entry in t.given.get("players") or ():
+        player = entry.get("name")
+        got = gains.get(player) or []
+        if not got or not _yssaril(t, player):
+            continue
+        if t.kind in DEALS and player in owing:
+            order = _deal_order(t)
+            later = [q for q in order[order.index(player) + 1:] if gains.get(q)] \
+                if player in order else []
+            if later:
+                return (f"{', '.join(later)} received cards while {player} still owed the "
+                        "Scheming discard")
+        dealt = sum(len(cards) for cards in gains.values())
+        if len(draw_pile(t.before, DECK)) <= dealt:
+            continue
+        wanted = _base_draw(t, player) + 1
+        if player not in owing and len(got) < wanted:
+            return (f"{player}, the Yssaril player, received {len(got)} card(s), not "
+                    f"{wanted} (Scheming's one more), and was not asked to discard one")
+    return None
+
+
 def deal_waits(history: Sequence[Transition], i: int) -> str | None:
     """ti4:note-10: a player over the limit discards the excess at once, so a deal waits for
     that discard: nobody later in the deal draws while it is owed."""
@@ -533,6 +602,34 @@ def same_name_once(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def second_copy_refused(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-6: a player whose card was cancelled may play a second copy of it. Judges a
+    *refused* play, so it rules out every other reason: the same play (player, card,
+    targets) was accepted in this window, nothing has happened since but its cancelling
+    and resolution, the player still holds a copy and owes no decision. Component actions
+    are left to their own rule (a cancelled one does not use the action: ti4:22.4)."""
+    t = history[i]
+    card, player = t.action.get("card"), t.action.get("player")
+    if card in _component_actions() or card == SABOTAGE or card not in hand(t.before, player):
+        return None
+    if any(p.get("player") == player for p in t.before.get("pending") or ()):
+        return None
+    for j in range(i - 1, -1, -1):
+        earlier = history[j]
+        if not earlier.accepted:
+            continue
+        if earlier.kind == "play" and earlier.action.get("card") == SABOTAGE:
+            continue
+        if earlier.kind == "resolve":
+            continue
+        if (earlier.kind == "play" and earlier.action == t.action
+                and _was_cancelled(history, j)):
+            return (f"{player}'s second {card!r} was refused after the first was cancelled "
+                    f"(the first: '{earlier.text}')")
+        return None
+    return None
+
+
 def sabotage_refused(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.6: a Sabotage is played when another player plays an action card other than a
     Sabotage. Judges a *refused* Sabotage, so it rules out every other reason: the player
@@ -558,6 +655,10 @@ def sabotage_refused(history: Sequence[Transition], i: int) -> str | None:
 DIAGNOSTICS = (
     Diagnostic("starting-hand", starting_hands),
     Diagnostic("starting-hand", starting_hands, rejected=True),
+    # Before the hand limit's, the draw's and the deal's: a slip in a Neural Motivator or
+    # Scheming draw shows in counts and orders those judge for everyone else.
+    Diagnostic("scheming", scheming, DRAWS),
+    Diagnostic("neural-motivator", neural_motivator_deal, frozenset({"status_draw"})),
     Diagnostic("hand-limit", hand_limit),
     Diagnostic("hand-limit", hand_limit, rejected=True),
     Diagnostic("hand-limit-modifier", modified_hand_limit),
@@ -573,6 +674,7 @@ DIAGNOSTICS = (
     Diagnostic("played-card-waits", played_card_waits, frozenset({"play"})),
     Diagnostic("same-name", same_name_once, frozenset({"play"})),
     Diagnostic("sabotage-window", sabotage_refused, frozenset({"play"}), rejected=True),
+    Diagnostic("second-copy", second_copy_refused, frozenset({"play"}), rejected=True),
     Diagnostic("played-card-discarded", played_card_discarded, frozenset({"resolve"})),
     Diagnostic("cancelled-card-discarded", cancelled_card_discarded, frozenset({"resolve"})),
     Diagnostic("cancelled-card-no-effect", cancelled_card_has_no_effect,

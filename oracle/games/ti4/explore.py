@@ -34,6 +34,7 @@ from oracle.games.kit.explore import (
     listed,
     other_viewers,
 )
+from oracle.games.ti4.cards import SABOTAGE
 from oracle.protocol import REFEREE
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
@@ -54,18 +55,41 @@ def _pile(cards: list[str]) -> str:
     return describe_cards(cards).replace('"no cards"', "empty") if cards else "empty"
 
 
-#: Setup lines added now and then: factions, technologies, limits, units, strategy cards, laws.
+#: Setup lines added now and then, each on its own (about one table in three has each):
+#: factions, technologies, limits, units, strategy cards, tokens. A card's own player is
+#: sometimes the owner of what it could target (ti4:note-7), and Insubordination's target
+#: sometimes has no tactic token to remove (ti4:2.6.1).
 EXTRAS = (
-    "Bob is the Yssaril player",
     "Alice is the Hacan player",
     'Carol has researched "Neural Motivator"',
+    'Alice has researched "Neural Motivator"',
     "Alice's hand limit is raised by 1 by a game effect",
     "Bob's hand limit is lowered by 1 by a game effect",
     "Bob has a destroyer",
+    "Alice has a cruiser",
     "Alice has the Politics strategy card",
     "Carol has 1 command token in their strategy pool",
-    'the law "Minister of Commerce" is in play',
+    "Carol has 0 command tokens in their tactic pool",
 )
+#: The laws in play, one line (a law in play is one of them; Executive Sanctions sets every
+#: hand limit, ti4:2.4.1).
+LAWS = ('the law "Minister of Commerce" is in play', 'the law "Executive Sanctions" is in play',
+        'the laws "Minister of Commerce" and "Executive Sanctions" are in play')
+#: The Yssaril player, in one table in three (drawn on its own: Scheming changes every draw).
+YSSARIL = "Bob is the Yssaril player"
+#: A byte at or above this adds an extra line (about one in three): lowered by shrinking,
+#: the line goes.
+_EXTRA_AT = 172
+#: Timing windows a table may open besides the phase's own: a combat round's (Morale Boost,
+#: twice in one window or again in the next, ti4:2.6.2) and an agenda vote's (Bribery, and a
+#: Sabotage outside the action phase, ti4:2.6).
+COMBAT_WINDOW = "At the start of a combat round"
+AGENDA_WINDOW = "After the speaker votes on an agenda"
+_PHASES = (("it is the action phase, Alice's turn",), ("it is the status phase",),
+           ("it is the action phase, Alice's turn",), ("it is the status phase",),
+           ("it is the action phase, Alice's turn",
+            f'the timing window "{COMBAT_WINDOW}" is open'),
+           ("it is the agenda phase", f'the timing window "{AGENDA_WINDOW}" is open'))
 
 
 @functools.cache
@@ -79,10 +103,11 @@ _ORDERS = st.permutations(PLAYERS)
 
 
 @st.composite
-def _setups(draw: Any, pool: tuple[str, ...], extras: tuple[str, ...]) -> list[str]:
+def _setups(draw: Any, pool: tuple[str, ...], extras: tuple[str, ...],
+            laws: tuple[str, ...], phases: tuple[tuple[str, ...], ...], yssaril: bool
+            ) -> list[str]:
     lines = [f"the players are {', '.join(PLAYERS[:-1])} and {PLAYERS[-1]}"]
-    action = draw(st.booleans())
-    lines.append("it is the action phase, Alice's turn" if action else "it is the status phase")
+    lines += draw(st.sampled_from(phases))
     order = draw(_ORDERS)
     if list(order) != list(PLAYERS):
         lines.append(f"the initiative order is {', '.join(order[:-1])} and {order[-1]}")
@@ -93,13 +118,31 @@ def _setups(draw: Any, pool: tuple[str, ...], extras: tuple[str, ...]) -> list[s
         lines.append(f"the action deck is {_pile(draw(_cards(pool, 6)))}")
         lines.append(f"the action discard pile is {_pile(draw(_cards(pool, 5)))}")
     if extras:
-        lines += sorted(set(draw(_cards(extras, 4))))
+        picks = draw(st.binary(min_size=len(extras), max_size=len(extras)))
+        lines += sorted(e for e, b in zip(extras, picks, strict=True) if b >= _EXTRA_AT)
+    status = "it is the status phase" in lines
+    # The status phase's deal leans towards the abilities that change it (ti4:note-5.1,
+    # note-5.2): a Neural Motivator player in two tables of three, Yssaril in one of two.
+    if status and extras:
+        motivated = draw(st.sampled_from([e for e in extras if "Neural Motivator" in e]
+                                         + [""]))
+        if motivated and motivated not in lines:
+            lines.append(motivated)
+    if yssaril and draw(st.integers(0, 1 if status else 2)) == 0:
+        lines.append(YSSARIL)
+    if laws and draw(st.integers(0, 3)) == 0:
+        lines.append(draw(st.sampled_from(laws)))
     return lines
 
 
 #: What each modelled card with a target aims at.
 _TARGETS = {"Lucky Shot": "unit", "Direct Hit": "unit", "Insubordination": "player",
             "Repeal Law": "law", "Bribery": "trade goods"}
+#: Cards that may not target their own player (ti4:note-7), by what they aim at.
+_OFFENSIVE = {"Lucky Shot": "unit", "Direct Hit": "unit", "Insubordination": "player"}
+#: Objects no table has (its units are a destroyer and a cruiser; its laws, these two), for a
+#: play aimed at a specific object that does not exist (ti4:note-9).
+_ABSENT = {"unit": "Bob's dreadnought", "law": 'the law "Articles of War"'}
 
 
 def _targets(view: Any) -> dict[str, str]:
@@ -114,8 +157,17 @@ def _targets(view: Any) -> dict[str, str]:
     return found
 
 
+def _own(view: Any, player: str, kind: str) -> str | None:
+    """What of ``player``'s own an offensive card of this kind could aim at (ti4:note-7)."""
+    if kind == "player":
+        return player
+    return next((str(u["id"]) for u in view.get("units") or [] if u.get("owner") == player),
+                None)
+
+
 @functools.lru_cache(maxsize=4096)
-def _card_moves(player: str, card: str, target: str | None) -> tuple[str, str, str, str]:
+def _card_moves(player: str, card: str, target: str | None, canceller: str
+                ) -> tuple[str, str, str, str]:
     """A held card's moves: played, played and cancelled, revealed, given away (the same few
     hundred texts come back every state, so they are made once).
 
@@ -123,7 +175,6 @@ def _card_moves(player: str, card: str, target: str | None) -> tuple[str, str, s
     when there is none: the request stays well-formed (the engine refuses a card with no
     target; it need not make sense of a unit that does not exist)."""
     aimed = f" targeting {target}" if target else ""
-    canceller = "Carol" if player != "Carol" else "Bob"
     other = next(q for q in PLAYERS if q != player)
     play = f'{player} plays "{card}"{aimed}'
     return (play, f'{play} and {canceller} cancels it with "Sabotage"',
@@ -135,23 +186,83 @@ _EVERY_STATE = (*(f"{p} draws {n}" for p in PLAYERS for n in ("1 action card", "
                 'the status phase step "Draw Action Cards" is resolved',
                 "Alice resolves the primary ability of Politics, choosing Bob as speaker",
                 "Alice ends their turn")
+_STATUS_DRAW, _PRIMARY = _EVERY_STATE[6], _EVERY_STATE[7]
+_LATER_STEP = 'the status phase step "Ready Cards" is resolved'
 _SECONDARY = {p: f"{p} resolves the secondary ability of Politics" for p in PLAYERS}
 
 
 def _offered(explored: Explored, player: str, card: str,
-             targets: dict[str, str]) -> tuple[str, ...]:
+             targets: dict[str, str], canceller: str) -> tuple[str, ...]:
     """``_card_moves``, or none when the engine does not declare what revealing the card
-    needs (a card it does not model); remembered per (player, card, target) for the game,
-    as the same few come back every state."""
+    needs (a card it does not model); remembered per (player, card, target, canceller) for
+    the game, as the same few come back every state."""
     offered = explored.memo.get("card moves")
     if offered is None:
         offered = explored.memo["card moves"] = {}
-    key = (player, card, targets.get(_TARGETS.get(card, "")))
+    key = (player, card, targets.get(_TARGETS.get(card, "")), canceller)
     plays = offered.get(key)
     if plays is None:
         plays = _card_moves(*key)
         plays = offered[key] = plays if explored.supported("when", plays[2]) else ()
     return plays
+
+
+def _aimed_elsewhere(view: Any, player: str, card: str) -> list[str]:
+    """Plays of a held card aimed where the rules forbid: at its own player's things, for an
+    offensive card (ti4:note-7), and at a specific object that does not exist (ti4:note-9)."""
+    moves = []
+    kind = _OFFENSIVE.get(card)
+    own = _own(view, player, kind) if kind else None
+    if own:
+        moves.append(f'{player} plays "{card}" targeting {own}')
+    absent = _ABSENT.get(_TARGETS.get(card, ""))
+    if absent:
+        moves.append(f'{player} plays "{card}" targeting {absent}')
+    return moves
+
+
+def _answers_to(view: Any, stack: list[Any], holders: list[str]) -> list[str]:
+    """While cards are being played: everyone passes (the natural move), or a Sabotage
+    holder answers the top card, and, when that is a Sabotage, the card under it too (a
+    Sabotage may not answer a Sabotage, ti4:2.6)."""
+    moves = ["all players pass"]
+    top = stack[-1]
+    for q in holders:
+        if q == top.get("player"):
+            continue
+        moves += [f'{q} plays "{SABOTAGE}" targeting "{top["card"]}"',
+                  f'{q} starts playing "{SABOTAGE}" targeting "{top["card"]}"']
+        if len(stack) > 1 and stack[-2].get("player") != q:
+            moves.append(f'{q} plays "{SABOTAGE}" targeting "{stack[-2]["card"]}"')
+    return moves
+
+
+def _replayed_after_cancel(explored: Explored) -> str | None:
+    """After a play that was cancelled, the same play again (a second copy may be played,
+    ti4:note-6), if its player still holds the card."""
+    last = explored.lines[-1] if explored.lines else ""
+    if explored.last_rejected or " cancels it with " not in last:
+        return None
+    play = last.removeprefix("When ").split(" and ", 1)[0]
+    player, _, rest = play.partition(" plays ")
+    card = rest.split('"')[1] if rest.count('"') >= 2 else ""
+    return play if card and card in _hand(explored, player) else None
+
+
+def _done(explored: Explored, move: str) -> bool:
+    """Whether ``move`` was played and accepted in this game."""
+    line = f"When {move}"
+    lines = explored.lines
+    return any(text == line and lines[i + 1:i + 2] != [REJECTED_LINE]
+               for i, text in enumerate(lines))
+
+
+def _holds_politics(explored: Explored) -> bool:
+    """Whether the table is Alice's turn and she has the Politics strategy card."""
+    state = explored.world.state
+    return state.get("phase") == "action" and any(
+        p["name"] == "Alice" and "Politics" in (p.get("strategy_cards") or ())
+        for p in state["players"])
 
 
 def _is_yssaril(explored: Explored, player: str) -> bool:
@@ -183,7 +294,10 @@ class TI4Model:
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """Tables built from the cards and extras the engine declares it can set up."""
         pool = tuple(c for c in POOL if supported("given", f'Alice holds "{c}"'))
-        return _setups(pool, tuple(e for e in EXTRAS if supported("given", e)))
+        return _setups(pool, tuple(e for e in EXTRAS if supported("given", e)),
+                       tuple(law for law in LAWS if supported("given", law)),
+                       tuple(p for p in _PHASES if all(supported("given", x) for x in p)),
+                       supported("given", YSSARIL))
 
     def moves(self, explored: Explored) -> list[str]:
         view = explored.view()
@@ -194,20 +308,51 @@ class TI4Model:
                                  f"{name} keeps {max(count - 1, 0)} cards"],
             lambda name: [f'{name} discards "{c}"' for c in _hand(explored, name)],
         )
+        hands = {p: _hand(explored, p) for p in PLAYERS}
+        holders = [p for p in PLAYERS if SABOTAGE in hands[p]]
+        stack = list(view.get("being_played") or [])
+        # The natural next move first: answering the cards being played; the status phase's
+        # deal; a cancelled card's second copy.
+        if stack:
+            moves += _answers_to(view, stack, holders)
+        if view.get("phase") == "status" and not _done(explored, _STATUS_DRAW):
+            moves.append(_STATUS_DRAW)
+        if _holds_politics(explored) and not _done(explored, _PRIMARY):
+            moves.append(_PRIMARY)
+        again = _replayed_after_cancel(explored)
+        if again:
+            moves.append(again)
         moves += _EVERY_STATE
+        if view.get("phase") == "status":  # a later step, after which the deal is refused
+            moves.append(_LATER_STEP)
+        if view.get("window") == COMBAT_WINDOW:
+            moves.append(f'the timing window "{COMBAT_WINDOW}" opens')
         for p in PLAYERS:
             moves.append(_SECONDARY[p])
-            held = dict.fromkeys(_hand(explored, p))
+            held = dict.fromkeys(hands[p])
+            canceller = next((q for q in holders if q != p),
+                             "Carol" if p != "Carol" else "Bob")
             # Cards the engine does not model (dealt from its full deck) are never named in
             # a request: the search would only skip those moves.
             for card in held:
-                moves += _offered(explored, p, card, targets)
+                plays = _offered(explored, p, card, targets, canceller)
+                if not plays:
+                    continue
+                moves += plays
+                if card != SABOTAGE and any(q != p for q in holders):
+                    moves.append(plays[0].replace(" plays ", " starts playing ", 1))
+                moves += _aimed_elsewhere(view, p, card)
+            if len(held) > 1:  # several cards shown at once (ti4:note-3)
+                first, second = list(held)[:2]
+                moves.append(f'{p} reveals "{first}" and "{second}"')
             # Often illegal: a card not held.
             for stranger in POOL:
                 if stranger not in held:
-                    plays = _offered(explored, p, stranger, targets)
+                    plays = _offered(explored, p, stranger, targets, canceller)
                     if plays:
                         moves += (plays[0], plays[2])
+                        if held:
+                            moves.append(f'{p} reveals "{next(iter(held))}" and "{stranger}"')
                         break
         return moves
 
@@ -310,12 +455,13 @@ def _revealed(explored: Explored) -> dict[str, dict[str, int]]:
     if shown is None or read > len(lines):
         read, shown = 0, {p: {} for p in PLAYERS}
     for i in range(read, len(lines)):
-        player, verb, card = lines[i].partition(" reveals ")
+        player, verb, cards = lines[i].partition(" reveals ")
         if verb and player.startswith("When ") and lines[i + 1: i + 2] != [REJECTED_LINE]:
             name = player.removeprefix("When ")
             if name in shown:
-                counts, card = shown[name], card.strip('"')
-                counts[card] = counts.get(card, 0) + 1
+                counts = shown[name]
+                for card in cards.split('"')[1::2]:  # "A" and "B": each shown once more
+                    counts[card] = counts.get(card, 0) + 1
     explored.memo["revealed"] = (len(lines), shown)
     return shown
 
