@@ -38,6 +38,8 @@ def _keeps(view: View, name: str, n: int) -> list[str]:
         moves.append(f"{name} keeps {describe_cards(hand[-n:])}")
     moves.append(f"{name} keeps {_n_cards(n)}")  # the first n the player sees
     moves.append(f"{name} keeps {_n_cards(max(n - 1, 0))}")  # refused
+    if len(hand) > n:  # refused: more than the limit (4.5.c.2)
+        moves.append(f"{name} keeps {describe_cards(hand[-n - 1:])}")
     return moves
 
 
@@ -93,6 +95,10 @@ class EUModel:
         moves += own[1:]
         if active:
             moves += [f'{active} appoints "{c}"' for c in dict.fromkeys(_hand(view, active))]
+        # Illegal: an appointment off its player's Turn (6.characters.2).
+        idle_hand = [p for p in PLAYERS if p != active and _hand(view, p)]
+        if idle_hand:
+            moves.append(f'{idle_hand[0]} appoints "{_hand(view, idle_hand[0])[0]}"')
         for p in PLAYERS:  # out of their Turn: Reactions and Battle Actions
             if p != active:
                 moves += self._cards(view, p, holders, being_played, free_only=True)
@@ -129,7 +135,9 @@ class EUModel:
             if covert and cancel:
                 moves.append(self._play(player, card, being_played) + cancel)
             moves.append(self._play(player, card, being_played))
-            if covert:
+            # Left being played: a Covert Action, to be countered; any other card now and
+            # then, which Counterespionage may not counter (6.2.covert.2).
+            if covert or (canceller and card != COUNTERESPIONAGE and not being_played):
                 moves.append(f'{player} starts playing "{card}"')
         for card in _display_names(view, player):
             for action in FACTS[card].actions if card in FACTS else ():

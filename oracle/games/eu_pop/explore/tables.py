@@ -93,6 +93,15 @@ _CHARGES = {card: st.integers(1, FACTS[card].charges) for card in DISPLAYS}
 #: Monarch Power other than the 3 of Game Setup: often plenty, sometimes too little to pay.
 _POWERS = st.dictionaries(st.tuples(st.sampled_from(PLAYERS), st.sampled_from(DECKS)),
                           st.sampled_from((6, 0, 1)), max_size=3)
+#: Ducats other than a new game's: sometimes none, or one, too few for most costs
+#: (6.action-cards.4).
+_DUCATS = st.dictionaries(st.sampled_from(PLAYERS), st.sampled_from((0, 1)), max_size=2)
+
+
+def _ducats(n: int) -> str:
+    return f"{n} ducat" if n == 1 else f"{n} ducats"
+
+
 #: Alice's costs, reduced (she is the active player of most tables): by 3, below any cost
 #: (6.action-cards.5), or by 1.
 _CUTS = st.dictionaries(st.sampled_from((*DECKS, "ducat")), st.sampled_from((3, 1)),
@@ -116,6 +125,7 @@ def _setups(draw: Any) -> list[str]:
             lines.append(f'{player} has "{card}" on display with '
                          f"{_charges(draw(_CHARGES[card]))}")
     lines += [f"{p} has {n} {deck} power" for (p, deck), n in sorted(draw(_POWERS).items())]
+    lines += [f"{p} has {_ducats(n)}" for p, n in sorted(draw(_DUCATS).items())]
     lines += [f"Alice's {kind} costs are reduced by {n} by a game effect"
               for kind, n in sorted(draw(_CUTS).items())]
     lines += draw(_BATTLES)
