@@ -28,6 +28,10 @@ from oracle.games.eu_pop.explore.views import View, _display_names, _hand, _inte
 from oracle.games.kit.explore import answer_moves
 from oracle.suite.dsl import describe_cards
 
+#: The steps a Battle moves on to in the moves: the one Battle Actions are played in, and
+#: the next (6.2.battle.1).
+_BATTLE_STEPS = ("Play Battle Actions", "Roll Battle Dice")
+
 
 def _keeps(view: View, name: str, n: int) -> list[str]:
     """Answers to a keep decision: the last n cards (a choice, 4.5.c.2), the first n the
@@ -48,11 +52,14 @@ class EUModel:
 
     #: The rule that states each action a move sends: an engine failing to answer one is
     #: charged there (``oracle.explore.model.move_rules_of``). Not listed, as no one rule
-    #: of the chapter states them: the end of a Turn, and the Battle's own steps.
+    #: of the chapter states them: the end of a Turn, the end of a Battle.
     move_rules = MappingProxyType({
         "draw": "eu-pop:6.decks.1", "play": "eu-pop:6.action-cards.8",
         "resolve": "eu-pop:6.action-cards.6", "use": "eu-pop:6.2.display.4",
         "appoint": "eu-pop:6.characters.2", "discard_down": "eu-pop:4.5.c.1",
+        # The one sentence of the chapter naming a step of a Round of Battle: a Round's
+        # steps, and where a new one starts, are what it relies on.
+        "battle_step": "eu-pop:6.2.battle.1", "battle_round": "eu-pop:6.2.battle.1",
     })
     #: The rule that states how each kind of decision is answered (``answer_rules_of``):
     #: Step C's keep (the player chooses what to discard, 4.5.c.2) and a third Display
@@ -73,7 +80,14 @@ class EUModel:
             view, lambda name, n: _keeps(view, name, n),
             lambda name: [f'{name} discards "{c}"' for c in _display_names(view, name)])
         being_played = [r.get("action") or r["card"] for r in view.get("being_played") or []]
+        stack = view.get("being_played") or []
         if being_played:
+            # The card is answered, first: Counterespionage, by a holder other than its
+            # player (refused when the card is no Covert Action, 6.2.covert.2); or everyone
+            # passes.
+            moves += [f'{q} plays "{COUNTERESPIONAGE}" targeting "{being_played[-1]}"'
+                      for q in PLAYERS if COUNTERESPIONAGE in _hand(view, q)
+                      and q != stack[-1].get("player")][:1]
             moves.append("all players pass")
         # Hypothesis draws the first move most often: it is the natural next one (Step C in
         # Phase 5; in the Action Phase the active player's first card, or the end of their
@@ -105,7 +119,9 @@ class EUModel:
         moves += [f"Alice draws 2 {deck} cards" for deck in DECKS]
         moves += ["Bob draws 2 military cards", "Carol draws 1 diplomatic card"]
         if view.get("battle"):
-            moves += ["a new round of battle begins", "the battle ends"]
+            moves += ["a new round of battle begins",
+                      *(f'the battle moves to its "{step}" step' for step in _BATTLE_STEPS),
+                      "the battle ends"]
         # Illegal: out of turn, a card not held, another player's Display Card.
         idle = next(p for p in PLAYERS if p != active)
         moves += [f"{idle} ends their turn", f'{idle} plays "Royal Manufactory"',

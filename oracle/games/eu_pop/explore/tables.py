@@ -106,8 +106,13 @@ def _ducats(n: int) -> str:
 #: (6.action-cards.5), or by 1.
 _CUTS = st.dictionaries(st.sampled_from((*DECKS, "ducat")), st.sampled_from((3, 1)),
                         max_size=2)
+#: Battles: mostly in their "Play Battle Actions" step; now and then in the step before or
+#: after it, where a Battle Action is refused (6.2.battle.1).
 _BATTLES = st.sampled_from([[], [], ["Alice attacks Bob in a battle"],
-                            ["Bob attacks Alice and Carol in a battle"]])
+                            ["Bob attacks Alice and Carol in a battle"],
+                            ['Alice attacks Bob in a battle, in its "Battle Preparations" step'],
+                            ['Bob attacks Alice and Carol in a battle, in its "Roll Battle Dice" '
+                             'step']])
 
 
 @st.composite
