@@ -205,11 +205,12 @@ def deal_order(history: Sequence[Transition], i: int) -> str | None:
     order = list(t.given["initiative"])
     deck = draw_pile(t.before, DECK)
     gains = hands_gained(t)
-    served = [p for p in order if gains.get(p)]
-    if t.after.get("pending") and served != order[:len(served)]:
+    plain = [p for p in order if _plain_drawer(t, p)]
+    served = [p for p in plain if gains.get(p)]
+    if t.after.get("pending") and served != plain[:len(served)]:
         # A deal that paused for a decision has served the first players in the order.
         return (f"the deal paused after serving {', '.join(served)}, not the first of "
-                f"{', '.join(order)}")
+                f"{', '.join(plain)}")
     dealt = [p for p in order if len(gains.get(p, [])) == 1 and _plain_drawer(t, p)]
     total = sum(len(cards) for cards in gains.values())
     if total > len(deck):
@@ -252,33 +253,67 @@ def _deal_order(t: Transition) -> list[str]:
     return [active, *(p for p in clockwise if p in (t.action.get("secondary") or ()))]
 
 
+def _deal_wrong(history: Sequence[Transition], i: int) -> bool:
+    """Whether a draw already breaks a rule every player's draw follows (cards from the top
+    of the deck, ti4:2.3; one card each in initiative order, ti4:2.1 and note-5): then
+    where an ability's cards went is that rule's business, not note 5.1's or 5.2's."""
+    checks = [draw_from_top]
+    if history[i].kind == "status_draw":
+        checks += [status_phase_deals, deal_order]
+    try:
+        return any(check(history, i) for check in checks)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return True
+
+
 def _neural_motivator(t: Transition, name: str) -> bool:
     return "Neural Motivator" in (_given_player(t, name).get("technologies") or ())
 
 
+def _drawn_after(deck: list[str], gains: Mapping[str, list[str]], player: str
+                 ) -> list[str] | None:
+    """The players whose cards lay deeper in the deck than every card ``player`` drew (so
+    were drawn after theirs); None when the deck's top holds a name twice (who drew which
+    copy is not known) or the deal ran past the deck."""
+    total = sum(len(cards) for cards in gains.values())
+    top = deck[:total]
+    if total > len(deck) or len(set(top)) != len(top):
+        return None
+    mine = [top.index(c) for c in gains.get(player, [])]
+    if not mine:
+        return None
+    return [q for q, cards in gains.items()
+            if q != player and any(top.index(c) > max(mine) for c in cards)]
+
+
 def neural_motivator_deal(history: Sequence[Transition], i: int) -> str | None:
     """ti4:note-5.1: in the status phase's deal, a Neural Motivator player draws both their
-    cards, the two next on the deck at their place in the initiative order, before the next
-    player draws. Judged on the Neural Motivator players the deal served, from the deck it
-    started with (each player before them took their one card, Neural Motivator's second
-    and Scheming's extra one)."""
+    cards before the next player in order draws: two cards, next to each other on the deck.
+    (Where in the deal their turn comes is the deal's order, ti4:note-5: a player dealt at
+    the wrong place is not told apart from a deal in the wrong order.) Judged on the Neural
+    Motivator players the deal served from the deck it started with, once the deal is right
+    for everyone else (``_deal_wrong``)."""
     t = history[i]
     seats = [p.get("name") for p in t.given.get("players") or ()]
     holders = [p for p in seats if _neural_motivator(t, p)]
-    if not holders:
+    if not holders or _deal_wrong(history, i):
         return None
     deck, gains = draw_pile(t.before, DECK), hands_gained(t)
-    place, slices = 0, {}
-    for player in list(t.given.get("initiative") or seats):
-        count = 1 + int(_neural_motivator(t, player)) + int(_yssaril(t, player))
-        if place + count > len(deck):
-            break  # the deck runs out: the new deck's order is a shuffle's
-        slices[player], place = deck[place:place + count], place + count
+    total = sum(len(cards) for cards in gains.values())
+    if total > len(deck):
+        return None  # the deck ran out: the new deck's order is a shuffle's
+    top = deck[:total]
     for player in holders:
-        got, wanted = gains.get(player, []), slices.get(player)
-        if got and wanted is not None and sorted(got) != sorted(wanted):
-            return (f"{player}, who has Neural Motivator, received {sorted(got)}, not both "
-                    f"cards of their turn in the deal, {sorted(wanted)}")
+        got = gains.get(player, [])
+        if not got:
+            continue
+        if len(got) < 2 and total < len(deck):  # a card was left for their second
+            return (f"{player}, who has Neural Motivator, received {len(got)} card, not both "
+                    "of their cards")
+        at = sorted(top.index(c) for c in got if top.count(c) == 1)
+        if len(at) == len(got) >= 2 and at[-1] - at[0] != len(at) - 1:
+            return (f"{player}, who has Neural Motivator, received {sorted(got)}: another "
+                    "player drew between their two cards")
     return None
 
 
@@ -296,6 +331,8 @@ def scheming(history: Sequence[Transition], i: int) -> str | None:
     them) and discards for Scheming, a card they choose, before the next player in order
     draws. Judged where the deck holds every card the transition dealt and one more."""
     t = history[i]
+    if _deal_wrong(history, i):
+        return None
     gains = hands_gained(t)
     owing = {p.get("player") for p in t.after.get("pending") or ()
              if p.get("decision") == "discard"}
@@ -305,15 +342,13 @@ def scheming(history: Sequence[Transition], i: int) -> str | None:
         if not got or not _yssaril(t, player):
             continue
         if t.kind in DEALS and player in owing:
-            order = _deal_order(t)
-            later = [q for q in order[order.index(player) + 1:] if gains.get(q)] \
-                if player in order else []
+            later = _drawn_after(draw_pile(t.before, DECK), gains, player)
             if later:
                 return (f"{', '.join(later)} received cards while {player} still owed the "
                         "Scheming discard")
         dealt = sum(len(cards) for cards in gains.values())
         if len(draw_pile(t.before, DECK)) <= dealt:
-            continue
+            continue  # a deck run out: the new deck's order is a shuffle's
         wanted = _base_draw(t, player) + 1
         if player not in owing and len(got) < wanted:
             return (f"{player}, the Yssaril player, received {len(got)} card(s), not "
