@@ -115,24 +115,25 @@ class HiringCosts(ReferenceEngine):
         super().appoint(player, fact)
 
 class ThirdDisplayAskedFirst(ReferenceEngine):
-    """Asks which Display Card to discard before it places a third one, not after."""
-    waiting = None
+    """Asks which Display Card to discard before it places a third one, not after. (What
+    waits is the game's, not the engine's: a new game starts without it.)"""
     def place_on_display(self, player, fact):
         if len(player.display) < self.MAX_DISPLAYS:
             return super().place_on_display(player, fact)
-        self.waiting = fact.name
+        self.g.display_waiting = fact.name
         self.add_pending(Pending(player.name, "discard", 1, "display",
                                  [d.card for d in player.display]))
     def choose(self, player, choice):
         super().choose(player, choice)
-        if self.waiting is not None and not self.pending_for(player.name):
-            fact, self.waiting = self.facts[self.waiting], None
+        waiting = getattr(self.g, "display_waiting", None)
+        if waiting is not None and not self.pending_for(player.name):
+            fact, self.g.display_waiting = self.facts[waiting], None
             player.display.append(Display(fact.name, self.charges_for(fact), self.g.turn))
 
 class StepCInTurnOrder(ReferenceEngine):
     """Asks the players over the hand limit (in Step C, and at the set-up's hold) one after
-    another, in seat order."""
-    queue = ()
+    another, in seat order. (The queue is the game's, not the engine's: a new game starts
+    without it.)"""
     def act_discard_down(self, action):
         super().act_discard_down(action)
         self.one_at_a_time()
@@ -141,12 +142,13 @@ class StepCInTurnOrder(ReferenceEngine):
         self.one_at_a_time()
     def one_at_a_time(self):
         asked = [p for p in self.g.pending if p.decision == "keep"]
-        self.queue = asked[1:]
-        self.g.pending = [p for p in self.g.pending if p not in self.queue]
+        self.g.step_c_queue = asked[1:]
+        self.g.pending = [p for p in self.g.pending if p not in self.g.step_c_queue]
     def choose(self, player, choice):
         super().choose(player, choice)
-        if self.queue and not any(p.decision == "keep" for p in self.g.pending):
-            self.add_pending(self.queue.pop(0))
+        queue = getattr(self.g, "step_c_queue", [])
+        if queue and not any(p.decision == "keep" for p in self.g.pending):
+            self.add_pending(queue.pop(0))
 
 class KeepFewer(ReferenceEngine):
     """Lets a player discard down to fewer than 5 cards in Step C."""
