@@ -640,8 +640,8 @@ def same_name_once(history: Sequence[Transition], i: int) -> str | None:
 def second_copy_refused(history: Sequence[Transition], i: int) -> str | None:
     """ti4:note-6: a player whose card was cancelled may play a second copy of it. Judges a
     *refused* play, so it rules out every other reason: the same play (player, card,
-    targets) was accepted in this window, nothing has happened since but its cancelling
-    and resolution, the player still holds a copy and owes no decision. Component actions
+    targets) was accepted in this window, no card of its name has been played since, the
+    player still holds a copy and owes no decision. Component actions
     are left to their own rule (a cancelled one does not use the action: ti4:22.4)."""
     t = history[i]
     card, player = t.action.get("card"), t.action.get("player")
@@ -651,12 +651,10 @@ def second_copy_refused(history: Sequence[Transition], i: int) -> str | None:
         return None
     for j in range(i - 1, -1, -1):
         earlier = history[j]
-        if not earlier.accepted:
-            continue
-        if earlier.kind == "play" and earlier.action.get("card") == SABOTAGE:
-            continue
-        if earlier.kind == "resolve":
-            continue
+        if not earlier.accepted or earlier.kind not in ("play", "window", "end_turn"):
+            continue  # a refusal, a resolution, a draw or an answer changes no window
+        if earlier.kind == "play" and earlier.action.get("card") != card:
+            continue  # a Sabotage, or a card of another name (2.6.2 counts names)
         if (earlier.kind == "play" and earlier.action == t.action
                 and _was_cancelled(history, j)):
             return (f"{player}'s second {card!r} was refused after the first was cancelled "

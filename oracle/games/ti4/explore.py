@@ -222,19 +222,19 @@ def _aimed_elsewhere(view: Any, player: str, card: str) -> list[str]:
 
 
 def _answers_to(view: Any, stack: list[Any], holders: list[str]) -> list[str]:
-    """While cards are being played: everyone passes (the natural move), or a Sabotage
-    holder answers the top card, and, when that is a Sabotage, the card under it too (a
-    Sabotage may not answer a Sabotage, ti4:2.6)."""
-    moves = ["all players pass"]
+    """While cards are being played: a Sabotage holder answers the top card (the natural
+    move), and, when that is a Sabotage, the card under it too (a Sabotage may not answer a
+    Sabotage, nor its own player's card, ti4:2.6); or everyone passes."""
+    moves = []
     top = stack[-1]
     for q in holders:
+        moves.append(f'{q} plays "{SABOTAGE}" targeting "{top["card"]}"')
         if q == top.get("player"):
             continue
-        moves += [f'{q} plays "{SABOTAGE}" targeting "{top["card"]}"',
-                  f'{q} starts playing "{SABOTAGE}" targeting "{top["card"]}"']
+        moves.append(f'{q} starts playing "{SABOTAGE}" targeting "{top["card"]}"')
         if len(stack) > 1 and stack[-2].get("player") != q:
             moves.append(f'{q} plays "{SABOTAGE}" targeting "{stack[-2]["card"]}"')
-    return moves
+    return [*moves[:1], "all players pass", *moves[1:]]
 
 
 def _replayed_after_cancel(explored: Explored) -> str | None:
@@ -334,25 +334,26 @@ class TI4Model:
                              "Carol" if p != "Carol" else "Bob")
             # Cards the engine does not model (dealt from its full deck) are never named in
             # a request: the search would only skip those moves.
+            known = []
             for card in held:
                 plays = _offered(explored, p, card, targets, canceller)
                 if not plays:
                     continue
+                known.append(card)
                 moves += plays
                 if card != SABOTAGE and any(q != p for q in holders):
                     moves.append(plays[0].replace(" plays ", " starts playing ", 1))
                 moves += _aimed_elsewhere(view, p, card)
-            if len(held) > 1:  # several cards shown at once (ti4:note-3)
-                first, second = list(held)[:2]
-                moves.append(f'{p} reveals "{first}" and "{second}"')
+            if len(known) > 1:  # several cards shown at once (ti4:note-3)
+                moves.append(f'{p} reveals "{known[0]}" and "{known[1]}"')
             # Often illegal: a card not held.
             for stranger in POOL:
                 if stranger not in held:
                     plays = _offered(explored, p, stranger, targets, canceller)
                     if plays:
                         moves += (plays[0], plays[2])
-                        if held:
-                            moves.append(f'{p} reveals "{next(iter(held))}" and "{stranger}"')
+                        if known:
+                            moves.append(f'{p} reveals "{known[0]}" and "{stranger}"')
                         break
         return moves
 
