@@ -87,3 +87,27 @@ def test_the_watchdogs_signal_passes_on_what_is_not_its_own() -> None:
     finally:
         guard._previous = previous
     assert seen == [signal.SIGUSR2]
+
+
+@pytest.mark.parametrize("guard", [True, False])
+def test_connect_builds_an_in_process_engine_once(guard: bool, tmp_path, monkeypatch) -> None:
+    """A factory may be costly (an engine that loads its data): connecting makes one engine,
+    and the watchdog makes another only to replace one that hung."""
+    from oracle.engines import ConnectOptions, EngineSpec, connect
+    from oracle.suite.games import discover_games
+
+    (tmp_path / "counted_engine.py").write_text(
+        "from oracle.games.ti4.engine import ReferenceEngine\n"
+        "MADE = []\n"
+        "def factory():\n"
+        "    MADE.append(1)\n"
+        "    return ReferenceEngine()\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "counted_engine", raising=False)
+    client = connect(EngineSpec.parse("counted_engine:factory"),
+                     {"ti4": discover_games()["ti4"]}, ConnectOptions(guard=guard))
+    import counted_engine
+
+    client.info()
+    assert len(counted_engine.MADE) == 1
+    client.close()

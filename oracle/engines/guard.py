@@ -151,9 +151,12 @@ class _Worker:
 class GuardedEngine:
     """An in-process engine whose every request has a deadline."""
 
-    def __init__(self, factory: Callable[[], Engine], label: str, timeout: float) -> None:
+    def __init__(self, factory: Callable[[], Engine], label: str, timeout: float,
+                 engine: Engine | None = None) -> None:
+        """``engine``: the first engine, already made by ``factory`` (else it is made now);
+        ``factory`` makes the one that replaces an engine that hung."""
         self.factory, self.label, self.timeout = factory, label, timeout
-        self.engine = factory()
+        self.engine = engine if engine is not None else factory()
         self._worker: _Worker | None = None
 
     @property

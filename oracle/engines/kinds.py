@@ -90,10 +90,11 @@ class EngineKind:
     def open(self, spec: EngineSpec, games: Games, options: ConnectOptions) -> Engine:
         """The engine, ready for requests: in-process engines behind the watchdog."""
         factory, label = self.factory(spec, games)
-        make_engine(factory, label)  # fail early, as a usage error, if it makes no engine
+        engine = make_engine(factory, label)  # made once: a factory may be costly
         if not options.guard:
-            return make_engine(factory, label)
-        return GuardedEngine(lambda: make_engine(factory, label), label, options.timeout)
+            return engine
+        return GuardedEngine(lambda: make_engine(factory, label), label, options.timeout,
+                             engine=engine)
 
     def label(self, spec: EngineSpec, games: Games) -> str:
         return self.factory(spec, games)[1]
