@@ -152,3 +152,23 @@ def test_runs_that_differ_are_flaky_with_the_first_unclean_run_and_charged_alike
     assert report.rule("ti4:2.4").status == Status.FLAKY  # the charge: flaky, not fail
     assert Status.FLAKY in FAILING and not report.conforms
     assert report.summary["flaky"] == 1
+
+
+def test_a_known_failure_that_passes_in_some_runs_is_flaky_and_fails_the_run(oracle,
+                                                                            pytester):
+    """Each run of a scenario an expectations file lists is a known failure (``xfail``) or
+    passes now (``xpass``): pytest sees no failed test, yet the runs differ, so the scenario
+    is flaky and the run exits 1 (a baseline cannot hold a scenario whose outcome is luck)."""
+    pytester.makepyfile(flaky_engine=FLAKY_ENGINE)
+    name = "The player chooses the seven cards to keep and discards the rest"
+    (pytester.path / "known.yaml").write_text(
+        f"known_failures:\n  - rule: ti4:2.4\n    scenario: {name}\n    reason: limit\n")
+    run = oracle("run", "--engine", "flaky_engine:factory", "--rule", "ti4:2.4",
+                 "--repeat", "3", "--expectations", "known.yaml",
+                 "-k", "test_the_player_chooses_the_seven_cards_to_keep_and_discards_the_rest")
+    assert run.code == 1, run.out + run.err
+    assert not re.search(r"\d+ failed", run.out)  # pytest: an xfailed run, xpassed ones
+    [scenario] = [s for s in run.scenarios() if s["name"] == name]
+    assert scenario["status"] == "flaky"
+    assert set(scenario["outcomes"]) == {"xfail", "xpass"}
+    assert run.status("ti4:2.4") == "flaky"
