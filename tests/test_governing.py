@@ -174,6 +174,23 @@ def test_an_action_no_sentence_governs_refused_charges_no_rule(pytester, engine_
                "4.2's" in s["message"] for s in tripped), tripped[0]["message"]
 
 
+def test_a_baseline_of_errors_charged_to_no_rule_holds(pytester, oracle, engine_module):
+    """Issue 20 item 1's round trip with errors charged to no rule: ``expectations --from``
+    lists each under its own rule, and the next run exits 0, under --strict-expectations
+    too."""
+    engine_module("outside", ENGINES)
+    first = oracle("run", "--engine", "outside:turns_never_end", "--rule", "eu-pop")
+    assert first.code == 1 and first.scenarios("error")
+    (pytester.path / "first.json").write_text(json.dumps(first.report), encoding="utf-8")
+    written = oracle("expectations", "--from", "first.json")
+    assert written.code == 0, written.err
+    (pytester.path / "known.yaml").write_text(written.out, encoding="utf-8")
+    again = oracle("run", "--engine", "outside:turns_never_end", "--rule", "eu-pop",
+                   "--expectations", "known.yaml", "--strict-expectations")
+    assert again.code == 0, again.out[-2000:]
+    assert len(again.scenarios("xfail")) == len(first.scenarios("error"))
+
+
 # -- the declaration: governs.yaml -------------------------------------------------------------
 
 
