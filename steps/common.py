@@ -19,7 +19,7 @@ from typing import Any
 
 from oracle.protocol import REFEREE, Rejected
 from oracle.scenario.outcomes import EngineLacks, RuleViolation, ScenarioError
-from oracle.scenario.requirements import requires
+from oracle.scenario.requirements import plays, requires
 from oracle.scenario.world import ScenarioWorld, check_pile
 from oracle.suite.arguments import Argument, takes
 from oracle.suite.dsl import (
@@ -44,11 +44,10 @@ def card_word(text: str) -> Any:
     return parse_cards(text)[0]
 
 
-def named_cards(world: ScenarioWorld, *piles: Pile | None) -> list[str]:
-    """The capabilities the named cards of some piles need (card variables need none here:
-    their binding step checks them)."""
-    game = world.game.id
-    return [f"{game}/card/{c}" for p in piles if p for c in p.cards if isinstance(c, str)]
+def _bind_needs(world: ScenarioWorld, ref: str, spec: str, **_: Any) -> list[str]:
+    """A card variable some step plays needs its card modelled; one only held, nothing."""
+    card = world.cards.bind(ref, spec)
+    return [f"{world.game.id}/card/{card}"] if world.cards.plays(ref) else []
 
 
 def _game_targets(world: ScenarioWorld, text: str | None) -> dict[str, Any]:
@@ -139,12 +138,12 @@ def _seed(oracle_world: ScenarioWorld, seed: str) -> None:
 
 @given(parsers.re(r"card (?P<ref>[A-Z]) is (?P<spec>.+)"))
 @takes(ref="new card variable")
-@requires(lambda world, ref, spec, **_: [
-    f"{world.game.id}/card/{world.cards.bind(ref, spec)}"])
+@requires(_bind_needs)
 def _bind(oracle_world: ScenarioWorld, ref: str, spec: str) -> None:
     """Name a card for the steps below: a card ("Sabotage"), or any card of a class the
-    game declares (any "Action" card), picked among the cards the engine models; 'any
-    other' picks one not bound yet. Later steps write it 'card A'.
+    game declares (any "Action" card): if a step plays it, picked among the cards the
+    engine models, else among every card of the class; 'any other' picks one not bound
+    yet. Later steps write it 'card A'.
 
     Example: Given card A is any "Action" card
     """
@@ -181,6 +180,7 @@ def _recipe_needs(world: ScenarioWorld, ref: str, which: tuple[str, ...],
 ))
 @requires(lambda world, ref, situation=None, **_: _recipe_needs(world, ref, ("given",),
                                                                 situation))
+@plays("ref")
 def _can_play(oracle_world: ScenarioWorld, player: str, ref: str, aim: str | None,
               situation: str | None) -> None:
     """Set up what playing the card needs (its recipe's Given lines: a target to aim at).
@@ -213,19 +213,16 @@ def _aim(world: ScenarioWorld, ref: str, player: str) -> str:
 
 
 @given(parsers.re(rf"(?P<player>{NAME}) holds (?P<pile>.+)"))
-@requires(lambda world, pile, **_: named_cards(world, parse_pile(pile)))
 def _hand(oracle_world: ScenarioWorld, player: str, pile: str) -> None:
     """A hand: named cards, or 'N cards' that nobody mentions elsewhere.
 
     Example: Given Alice holds "Sabotage" and 2 other cards
     """
     spec = parse_pile(pile)
-    deck = next(iter(oracle_world.game.cards), "action")
-    oracle_world.player(player)["hand"] = oracle_world.cards_for(deck, spec)
+    oracle_world.player(player)["hand"] = oracle_world.cards_for(None, spec)
 
 
 @given(parsers.re(r"the (?P<deck>\w+) (?P<which>deck|discard pile) is (?P<pile>.+)"))
-@requires(lambda world, pile, **_: named_cards(world, parse_pile(pile)))
 def _pile(oracle_world: ScenarioWorld, deck: str, which: str, pile: str) -> None:
     """A draw pile or discard pile, top first.
 
@@ -303,6 +300,7 @@ def _play_needs(world: ScenarioWorld, card: str, cancel: str | None = None,
     rf"(?: and (?P<canceller>{NAME}) cancels it with (?P<cancel>{CARD}))?"
 ))
 @requires(_play_needs)
+@plays("card", "cancel")
 def _play(oracle_world: ScenarioWorld, player: str, verb: str, card: str, aim: str | None,
           how: str | None, target: str | None, canceller: str | None,
           cancel: str | None) -> None:
@@ -374,8 +372,7 @@ def _resolve(oracle_world: ScenarioWorld) -> None:
 
 
 @when(parsers.re(rf"(?P<player>{NAME}) reveals (?P<cards>.+)"))
-@requires(lambda world, cards, **_: [f"{world.game.id}/reveal", *named_cards(
-    world, Pile(tuple(parse_cards(cards))))])
+@requires(lambda world, **_: [f"{world.game.id}/reveal"])
 def _reveal(oracle_world: ScenarioWorld, player: str, cards: str) -> None:
     """A player shows cards from their hand to everyone.
 
@@ -555,6 +552,7 @@ def _outcome(oracle_world: ScenarioWorld, outcome: str, rule: str | None) -> Non
 
 @then(parsers.re(r"the effect of card (?P<ref>[A-Z]) (?P<neg>has not|has) happened"))
 @requires(lambda world, ref, **_: _recipe_needs(world, ref, ("effect", "no_effect")))
+@plays("ref")
 def _effect(oracle_world: ScenarioWorld, ref: str, neg: str) -> None:
     """The card's effect (its recipe's Then lines), or that it had none (cancelled).
 

@@ -27,7 +27,7 @@ from typing import Any
 from oracle.protocol import REFEREE, Rejected
 from oracle.scenario.cards import card_facts
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
-from oracle.scenario.requirements import requires
+from oracle.scenario.requirements import plays, requires
 from oracle.scenario.world import ScenarioWorld
 from oracle.steps.common import card_word, play_and_pass
 from oracle.suite.arguments import Argument, Kind
@@ -385,6 +385,7 @@ def _display_needs(world: ScenarioWorld, card: str | None = None, **_: Any) -> l
 
 @given(parsers.re(DISPLAY))
 @requires(_display_needs)
+@plays("card")
 def _set_display(oracle_world: ScenarioWorld, player: str, card: str | None,
                  charges: str | None, full: str | None, count: str | None,
                  viewer: str | None) -> None:
@@ -410,6 +411,7 @@ def _set_display(oracle_world: ScenarioWorld, player: str, card: str | None,
 
 @then(parsers.re(DISPLAY))
 @requires(_display_needs)
+@plays("card")
 def _check_display(oracle_world: ScenarioWorld, player: str, card: str | None,
                    charges: str | None, full: str | None, count: str | None,
                    viewer: str | None) -> None:
@@ -460,6 +462,7 @@ def _character_needs(world: ScenarioWorld, card: str | None = None, **_: Any) ->
 
 @given(parsers.re(CHARACTER))
 @requires(_character_needs)
+@plays("card")
 def _set_character(oracle_world: ScenarioWorld, player: str, card: str | None,
                    role: str | None, none: str | None) -> None:
     """A character a player has already appointed.
@@ -477,6 +480,7 @@ def _set_character(oracle_world: ScenarioWorld, player: str, card: str | None,
 
 @then(parsers.re(CHARACTER))
 @requires(_character_needs)
+@plays("card")
 def _check_character(oracle_world: ScenarioWorld, player: str, card: str | None,
                      role: str | None, none: str | None) -> None:
     """The characters a player has appointed (6.characters.1); 'as a character' takes either.
@@ -582,6 +586,7 @@ def _battle(oracle_world: ScenarioWorld, attackers: str, defenders: str,
 
 @when(parsers.re(rf"(?P<player>{NAME}) appoints (?P<card>{CARD})"))
 @requires(lambda world, card, **_: [f"{GAME}/appoint", *card_needs(world, card)])
+@plays("card")
 def _appoint(oracle_world: ScenarioWorld, player: str, card: str) -> None:
     """The Appoint Advisor/Leader Action: the card is used for its character (6.action-cards.8).
 
@@ -608,6 +613,7 @@ def _use_needs(world: ScenarioWorld, action: str | None, sort: str | None, host:
     rf"(?: and (?P<canceller>{NAME}) cancels it with (?P<cancel>{CARD}))?"
 ))
 @requires(_use_needs)
+@plays("host", "cancel")
 def _use(oracle_world: ScenarioWorld, player: str, verb: str, action: str | None,
          sort: str | None, host: str | None, spends: str | None, effect: str | None,
          how: str | None, target: str | None, canceller: str | None,

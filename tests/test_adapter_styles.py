@@ -24,24 +24,33 @@ STYLES = Path(__file__).resolve().parent
 TI4 = discover_games()["ti4"]
 TESTABLE = {r.id for r in TI4.catalog.rules if r.testable}
 
+#: The rules about drawing, hands and their limit, which an engine of plain draws and the hand
+#: limit (tests/styles/drawing_only.py) implements: every one gets a verdict, although it
+#: declares one card (Sabotage) and plays none.
+DRAWING_RULES = {"ti4:2.3", "ti4:2.4", "ti4:2.4.1", "ti4:2.5", "ti4:note-1", "ti4:note-2",
+                 "ti4:note-4", "ti4:note-10"}
+
 #: Per style: the rules that pass, and the rules that fail; every other testable TI4 rule
-#: must be unsupported, and none may be error. The engines that play no card declare no
-#: ti4/card/NAME; the scenarios of rules that are not about one card name none (a hand of
-#: "7 cards" is filled from the deck), so those engines get verdicts on drawing, the hand
-#: limit and the reshuffle they implement; the scenarios of ``RULINGS`` below add more.
-#: partial_cards models no card with copies that can affect the same thing again and no
-#: Politics, which both scenarios of ti4:note-6 need: unsupported there.
+#: must be unsupported, and none may be error. A card a scenario only holds, draws, deals,
+#: trades or discards needs no ti4/card/NAME (any card of the deck), so the engines that
+#: play no card get verdicts on drawing, the hand limit and the reshuffle they implement.
+#: prompts reshuffles the moment a deal empties the deck, before the players dealt the old
+#: deck's cards discard down (ti4:81.note-2): a fail of note-4. partial_cards models no card
+#: with copies that can affect the same thing again and no Politics, which both scenarios
+#: of ti4:note-6 need: unsupported there.
 EXPECTED: dict[str, tuple[set[str], set[str]]] = {
-    "immutable": ({"ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.4", "ti4:2.4.1", "ti4:2.5"},
-                  set()),
+    "immutable": ({"ti4:note-1", "ti4:note-2", "ti4:note-3", "ti4:note-4", "ti4:note-10",
+                   "ti4:2.3", "ti4:2.4", "ti4:2.4.1", "ti4:2.5"}, set()),
     "resolve_on_play": ({"ti4:2.5", "ti4:2.6", "ti4:2.6.1", "ti4:2.6.2", "ti4:note-1", "ti4:note-2",
-                         "ti4:note-7", "ti4:note-8", "ti4:note-9"}, {"ti4:2.7"}),
-    "no_viewers": ({"ti4:note-1", "ti4:note-2", "ti4:2.3", "ti4:2.4", "ti4:2.4.1"}, set()),
-    "prompts": ({"ti4:2.1", "ti4:note-1", "ti4:note-2", "ti4:note-4", "ti4:2.3", "ti4:2.4",
-                 "ti4:2.4.1", "ti4:2.5"}, set()),
+                         "ti4:note-6", "ti4:note-7", "ti4:note-8", "ti4:note-9"}, {"ti4:2.7"}),
+    "no_viewers": ({"ti4:note-1", "ti4:note-2", "ti4:note-4", "ti4:note-10", "ti4:2.3",
+                    "ti4:2.4", "ti4:2.4.1"}, set()),
+    "prompts": ({"ti4:2.1", "ti4:note-1", "ti4:note-2", "ti4:note-5", "ti4:note-10", "ti4:2.3",
+                 "ti4:2.4", "ti4:2.4.1", "ti4:2.5"}, {"ti4:note-4"}),
     "partial_cards": ({"ti4:2.5", "ti4:2.6", "ti4:2.6.1", "ti4:2.6.2", "ti4:2.7", "ti4:2.8",
                        "ti4:note-1", "ti4:note-2", "ti4:note-7", "ti4:note-9"},
                       set()),
+    "drawing_only": (DRAWING_RULES, set()),
 }
 
 #: Scenarios that name no card, added to the suite (``--oracle-features``) so that the
@@ -112,12 +121,28 @@ def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatc
                       if s["name"] == "Another player sees none of a hand's cards")
         assert hidden["status"] == "unsupported"
         assert "the engine does not say which cards this viewer may see" in hidden["message"]
+    if style == "drawing_only":  # held cards are any of the deck, not the one it declares
+        chosen = {c.split(" = ")[1].split(" (")[0] for r in rules.values()
+                  for s in r["scenarios"] for c in s.get("choices", [])}
+        assert len(chosen - {"Sabotage"}) > 5, chosen
     if style == "partial_cards":  # a card it does not model is unsupported, never a pass
         reasons = [s["message"] for s in rules["ti4:note-6"]["scenarios"]]
         assert any("models no such card" in m and "Morale Boost" in m for m in reasons)
         chosen = {c.split(" = ")[1].split(" (")[0] for r in rules.values()
-                  for s in r["scenarios"] for c in s.get("choices", [])}
+                  for s in r["scenarios"] for c in s.get("choices", [])
+                  if not c.endswith(", held)")}  # a card only held is any card of the deck
         assert chosen and chosen <= {"Lucky Shot", "Direct Hit", "Sabotage"}, chosen
+
+
+def test_capabilities_predicts_a_verdict_on_every_rule_about_drawing_for_one_declared_card():
+    """``rules-oracle capabilities --engine`` on the drawing-only engine's declarations
+    predicts what its run shows: no rule about drawing, hands and limits unsupported (they
+    were, for want of a second card: ``card B is any other card`` had to be a modelled one)."""
+    from oracle.suite.capabilities import engine_gaps
+
+    gaps = engine_gaps(TI4, ["ti4/draw", "ti4/hand-limit", "ti4/card/Sabotage"])
+    assert not DRAWING_RULES & set(gaps.unsupported), {
+        r: gaps.unsupported[r] for r in DRAWING_RULES & set(gaps.unsupported)}
 
 
 # -- EU: own Turns, a strict adapter ------------------------------------------------------------

@@ -155,21 +155,20 @@ Feature: Battle Actions
       And Alice and Carol attack Bob in a battle
       And card A is any battle action card
       And card B is any other battle action card
-      And Alice holds card A, card A and card B
+      And Alice holds <alice>
       And Alice has 9 of each Monarch Power
-      And Carol holds card A
-      And Bob holds card A
+      And <holder> holds <held>
       When Alice plays card A
       And <second> plays card <card>
       Then the action is <outcome>
       And <second> holds <left>
 
       Examples:
-        | second | card | outcome  | left              |
-        | Alice  | A    | rejected | card A and card B |
-        | Carol  | A    | rejected | card A            |
-        | Bob    | A    | allowed  | no cards          |
-        | Alice  | B    | allowed  | card A            |
+        | alice                     | holder | held     | second | card | outcome  | left              |
+        | card A, card A and card B | Carol  | no cards | Alice  | A    | rejected | card A and card B |
+        | card A and card B         | Carol  | card A   | Carol  | A    | rejected | card A            |
+        | card A and card B         | Bob    | card A   | Bob    | A    | allowed  | no cards          |
+        | card A, card A and card B | Carol  | no cards | Alice  | B    | allowed  | card A            |
 
     Scenario: A new Round of Battle allows another use
       Cites: eu-pop:6.2.battle.3#1 "In each Round of Battle"

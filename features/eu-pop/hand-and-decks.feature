@@ -428,15 +428,14 @@ Feature: Hands, the three decks and their discard piles
       And the military discard pile is card B and 4 other cards
 
     Scenario: Several cards drawn from a rebuilt deck all come from it
-      Given card A is any diplomatic card
-      And card D is any other diplomatic card
-      And the diplomatic deck is card D
-      And the diplomatic discard pile is card A and 8 other cards
-      When Alice draws 1 diplomatic card
-      And Alice draws 3 diplomatic cards
+      Given card D is any military card
+      And the military deck is card D
+      And the military discard pile is 8 cards
+      When Alice draws 1 military card
+      And Alice draws 3 military cards
       Then Alice holds card D and 3 other cards
-      And the diplomatic deck is 1 card
-      And the diplomatic discard pile is card A and 4 other cards
+      And the military deck is empty
+      And the military discard pile is 5 cards
 
   @eu-pop:6.decks.5
   Rule: 6.decks.5 A discard pile of 5 or fewer cards is shuffled whole

@@ -119,6 +119,20 @@ Feature: The action card hand limit
   @ti4:note-10
   Rule: Note 10 The excess is discarded at once: not played, not traded away
 
+    Scenario Outline: A player over the limit discards the excess before drawing again
+      Cites: ti4:note-10#1 "they must discard the excess immediately"
+      Given Alice holds <held> cards
+      And the action deck is 4 cards
+      When Alice draws 1 action card
+      And Alice draws 1 action card
+      Then the action is <outcome>
+      And Alice holds <total> cards
+
+      Examples:
+        | held | outcome  | total |
+        | 5    | allowed  | 7     |
+        | 7    | rejected | 8     |
+
     Scenario Outline: A player over the limit cannot play a card to get down to it
       Cites: ti4:note-10#2 "They cannot play them to get down to seven"
       Given card A is any "Action" card

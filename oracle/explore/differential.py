@@ -225,6 +225,7 @@ class DiffSearch:
             if missing is None:
                 if self._probe is None:
                     self._probe = ScenarioWorld(self.game, self.a, self.seed)
+                self._probe.cards.forget()  # each text alone: no card variable carries over
                 missing = self._needs[kind, text] = tuple(
                     c for c in needs(self._probe, [(kind, text)]) if c not in self._caps)
             found += missing

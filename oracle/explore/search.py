@@ -157,6 +157,7 @@ class Search:
             if missing is None:
                 if self._probe is None:
                     self._probe = self.new_world()
+                self._probe.cards.forget()  # each text alone: no card variable carries over
                 missing = self._needs[kind, text] = tuple(
                     c for c in needs(self._probe, [(kind, text)])
                     if c not in self._probe.capabilities)

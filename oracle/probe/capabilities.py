@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from oracle.scenario.cards import CardTable
 from oracle.scenario.outcomes import EngineLacks
-from oracle.scenario.requirements import needs
+from oracle.scenario.requirements import needs, played_variables
 from oracle.suite.vocabulary import vocabulary_for
 
 if TYPE_CHECKING:
@@ -94,11 +94,12 @@ def unknown_declarations(game: Game, declared: Iterable[str]) -> dict[str, str]:
 
 class _OpenCards(CardTable):
     """Card choices left open: ``any "Action" card`` binds to itself, so the need reads
-    ``GAME/card/any "Action" card`` instead of whichever card one engine would get."""
+    ``GAME/card/any "Action" card`` instead of whichever card one engine would get (a
+    variable only held binds to a card: it needs none)."""
 
     def bind(self, ref: str, spec: str) -> str:
         spec = spec.strip()
-        if spec.startswith("any "):
+        if spec.startswith("any ") and self.plays(ref):
             self.bindings[ref] = spec.replace("any other ", "any ", 1)
             return self.bindings[ref]
         return super().bind(ref, spec)
@@ -132,7 +133,10 @@ class _Asker:
 
 def step_needs(game: Game, cards: CardTable, steps: Iterable[tuple[str, str]]
                ) -> list[tuple[str, ...]]:
-    """Each step's needs, in order (card variables bound by earlier steps)."""
+    """Each step's needs, in order (card variables bound by earlier steps; those no step
+    plays need nothing)."""
+    steps = list(steps)
+    cards.played = played_variables(game, steps)
     asker = cast("ScenarioWorld", _Asker(game, cards))
     return [tuple(needs(asker, [step])) for step in steps]
 

@@ -20,11 +20,11 @@ makes is kept; from those come
 Which scenarios count is for the caller: those an engine can run (its declared capabilities
 cover their needs), so that a key only a capability's scenarios send is not tried on an
 engine that does not declare it. Given an engine's declarations, the scenarios are recorded
-as a run on that engine sends them: card variables bound among the cards it declares (by the
-run's seed), filler taken from its cards. Recorded with the reference engine's own
-declarations instead, a probe's hands held cards the engine never declared (an EU Royal
-Manufactory), and an engine that refuses such a state (as docs/protocol.md's "Partial card
-sets" allows) had its refusal blamed on the key being tried.
+as a run on that engine sends them: played card variables bound among the cards it declares
+(by the run's seed), the cards only held among the whole deck, as filler is. Recorded with
+the reference engine's own declarations instead, a probe's displays and characters held
+cards the engine never declared, and an engine that refuses such a state had its refusal
+blamed on the key being tried.
 """
 
 from __future__ import annotations

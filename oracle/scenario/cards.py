@@ -4,11 +4,14 @@ Why: a rule that is not about a particular card (drawing, hidden hands, playing 
 discarding, cancelling, timing) must not hard-wire one, or every engine without that card
 is ``unsupported`` on a rule it implements. So a scenario names a *class* of card
 (``Given card A is any "Action" card``) and the oracle picks, deterministically (by the
-scenario's seed), one card of that class the engine declares it models (``GAME/card/NAME``)
-and that the game knows how to play (a *recipe*: the Given lines that make the play
-possible, its target, the Then lines that show its effect, in ``plays.yaml``). Cards a
-scenario only counts ("6 other cards") are filler, also taken from the engine's cards. The
-choices are recorded, and shown in the report.
+scenario's seed), one card of that class. A card some step *plays* (``@plays``,
+``oracle.scenario.requirements``) must be one the engine declares it models
+(``GAME/card/NAME``) and that the game knows how to play (a *recipe*: the Given lines that
+make the play possible, its target, the Then lines that show its effect, in
+``plays.yaml``); a card that is only held, drawn, dealt, traded, revealed or discarded may
+be any card of the class in the game's deck, and needs nothing. Cards a scenario only
+counts ("6 other cards") are filler, taken from the whole deck too, never more copies of a
+card than the card facts count. The choices are recorded, and shown in the report.
 
 The recipes and classes themselves are read by ``oracle.suite.plays`` (the suite checks
 check them too); their names are imported here for the steps modules.
@@ -17,7 +20,7 @@ check them too); their names are imported here for the steps modules.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,6 +50,10 @@ class CardTable:
     aims: dict[str, str] = field(default_factory=dict)
     #: The recipe situation each card variable is played in ('when ...').
     situations: dict[str, str] = field(default_factory=dict)
+    #: The card variables some step of the scenario plays (``played_variables``); the others
+    #: are only held, and bind to any card of their class. ``None``: not known (a step run
+    #: on its own), every variable is taken to be played.
+    played: frozenset[str] | None = None
     _specs: dict[str, str] = field(default_factory=dict)
 
     def capability(self, card: str) -> str:
@@ -68,8 +75,20 @@ class CardTable:
         """The recipe of a card variable, in the situation a 'can play ... when' step chose."""
         return self.recipe(self.name(CardRef(ref))).situation(self.situations.get(ref))
 
+    def forget(self) -> None:
+        """Unbind every card variable (a probe asking steps one at a time)."""
+        self.bindings.clear()
+        self._specs.clear()
+        self.choices.clear()
+
+    def plays(self, ref: str) -> bool:
+        """Whether card variable ``ref`` is played (it needs its card modelled, and a recipe)."""
+        return self.played is None or ref in self.played
+
     def bind(self, ref: str, spec: str) -> str:
-        """Bind ``card REF`` to a named card (``"Sabotage"``) or ``any [other] CLASS``."""
+        """Bind ``card REF`` to a named card (``"Sabotage"``) or ``any [other] CLASS``: a
+        played variable to a card of the class the engine models and the game has a recipe
+        for, one only held to any card of the class."""
         spec = spec.strip()
         if ref in self.bindings:  # bound already when the scenario's needs were checked
             if self._specs[ref] != spec:
@@ -87,6 +106,8 @@ class CardTable:
         other = spec.startswith("any other ")
         cls = spec.removeprefix("any other ").removeprefix("any ")
         taken = set(self.bindings.values()) if other else set()
+        if not self.plays(ref):
+            return self._bind_held(ref, spec, cls, taken)
         members = class_cards(self.game, cls)
         candidates = [c for c in members if self.capability(c) in self.capabilities
                       and c not in taken]
@@ -104,6 +125,18 @@ class CardTable:
         self.choices.append(f"card {ref} = {card} ({spec})")
         return card
 
+    def _bind_held(self, ref: str, spec: str, cls: str, taken: set[str]) -> str:
+        """A card variable no step plays: any card of the class in the game's deck, whether
+        the engine models it or not (an engine holds every card of its deck)."""
+        candidates = [c for c in class_members(self.game, cls) if c not in taken]
+        if not candidates:
+            raise ScenarioError(f"card {ref} is {spec}: the class {cls!r} has no card"
+                                + (" besides those already chosen" if taken else ""))
+        card = candidates[zlib.crc32(f"{self.seed}:{ref}".encode()) % len(candidates)]
+        self.bindings[ref] = card
+        self.choices.append(f"card {ref} = {card} ({spec}, held)")
+        return card
+
     def name(self, card: Card) -> str:
         """The concrete name of a card word (a quoted name, or a bound variable)."""
         if isinstance(card, CardRef):
@@ -116,24 +149,53 @@ class CardTable:
     def names(self, cards: Iterable[Card]) -> list[str]:
         return [self.name(c) for c in cards]
 
-    def filler(self, deck: str, count: int, mentioned: Collection[str],
-               named: Collection[str] = ()) -> list[str]:
-        """``count`` cards of ``deck`` nobody mentioned, for "N cards" in a Given step.
+    def filler(self, deck: str | None, count: int, mentioned: Collection[str],
+               named: Collection[str] = (), placed: Mapping[str, int] | None = None
+               ) -> list[str]:
+        """``count`` cards of ``deck`` (of every deck: ``None``, for a hand) nobody
+        mentioned, for "N cards" in a Given step.
 
-        Taken from the cards the engine models, so that an engine with few cards can hold
-        them; from every card of the deck when the engine declares no card at all. When
-        every card it models is mentioned already, filler still avoids ``named`` (the cards
-        a check may name: card variables, quoted cards of the pile): otherwise "the deck is
-        card B and 2 other cards" could hold a second card B, and an engine drawing from the
-        bottom would pass "Alice holds card B" by chance.
+        Taken from every card of the deck, modelled by the engine or not (an engine holds
+        any card of its deck; only a played card needs modelling), and never more copies of
+        a card than the card facts count, ``placed`` being the copies the scenario's state
+        (and this pile's named cards) holds already: an engine that checks the counts gets
+        a state its deck can make. Cards nobody mentions come first; when there are too few,
+        filler still avoids ``named`` (the cards a check may name: card variables, quoted
+        cards of the pile): otherwise "the deck is card B and 2 other cards" could hold a
+        second card B, and an engine drawing from the bottom would pass "Alice holds card B"
+        by chance.
         """
         if count == 0:
             return []
-        deck_names = list(dict.fromkeys(c["name"] for c in self.game.cards.get(deck, [])))
-        mine = [n for n in deck_names if self.capability(n) in self.capabilities]
-        pool = mine or deck_names
-        fresh = ([n for n in pool if n not in mentioned]
-                 or [n for n in pool if n not in named] or pool)
-        if not fresh:
-            raise ScenarioError(f"no card facts for the {deck!r} deck to pick {count} cards from")
-        return [fresh[i % len(fresh)] for i in range(count)]
+        decks = list(self.game.cards) if deck is None else [deck]
+        copies: dict[str, dict[str, int]] = {d: {} for d in decks}
+        for d in decks:
+            for fact in self.game.cards.get(d, []):
+                copies[d][fact["name"]] = copies[d].get(fact["name"], 0) + int(
+                    fact.get("count", 1))
+        left = {n: c - (placed or {}).get(n, 0) for d in decks for n, c in copies[d].items()}
+        chosen: list[str] = []
+        for _ in range(count):
+            card = next((tier[0] for d in decks for tier in self._tiers(
+                [n for n in copies[d] if left[n] > 0], mentioned, named, chosen) if tier),
+                None)
+            if card is None:
+                total = sum(c for d in decks for c in copies[d].values())
+                raise ScenarioError(
+                    f"the scenario puts more cards in play than "
+                    f"{'the game' if deck is None else f'the {deck!r} deck'} holds "
+                    f"({total} cards, as "
+                    f"{self.game.folder / (self.game.cards_file or 'cards.yaml')} counts them)"
+                    if total else f"no card facts for the {deck!r} deck to pick {count} "
+                                  f"cards from")
+            left[card] -= 1
+            chosen.append(card)
+        return chosen
+
+    @staticmethod
+    def _tiers(pool: list[str], mentioned: Collection[str], named: Collection[str],
+               chosen: list[str]) -> tuple[list[str], ...]:
+        """Filler's candidates, best first: cards nobody mentions and this filler has not
+        taken yet, then more copies of them, then any card but those a check names."""
+        return ([n for n in pool if n not in mentioned and n not in chosen],
+                [n for n in pool if n not in mentioned], [n for n in pool if n not in named])

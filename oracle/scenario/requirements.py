@@ -15,13 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from oracle.suite.dsl import CardRef, parse_cards
 from oracle.suite.vocabulary import vocabulary_for
 
 if TYPE_CHECKING:
     from oracle.scenario.world import ScenarioWorld
+    from oracle.suite.games import Game
 
 F = TypeVar("F", bound=Callable[..., Any])
 ATTRIBUTE = "__oracle_requires__"
+PLAYS = "__oracle_plays__"
 
 
 def requires(compute: Callable[..., Iterable[str]]) -> Callable[[F], F]:
@@ -41,6 +44,49 @@ def requires(compute: Callable[..., Iterable[str]]) -> Callable[[F], F]:
         return func
 
     return mark
+
+
+def plays(*arguments: str) -> Callable[[F], F]:
+    """Declare which arguments of a step name cards it *plays*: plays, cancels with, sets up
+    to play, checks the effect of, or (EU) puts on display, appoints or uses.
+
+    Why: only a played card needs the engine to model it (``GAME/card/NAME``) and the game
+    to know how to play it (a recipe). A card variable that no step plays is only held,
+    drawn, dealt, traded, revealed or discarded: ``oracle.scenario.cards.CardTable`` then
+    picks it among every card of the game's deck, and it needs nothing (docs/protocol.md,
+    "Capabilities"). An argument is a card word (``card A``, ``"Sabotage"``) or a card
+    variable's letter (``A``)::
+
+        @when(parsers.re(r"(?P<player>...) plays (?P<card>...)"))
+        @requires(_play_needs)
+        @plays("card", "cancel")
+        def _play(oracle_world, player, card, cancel): ...
+    """
+    def mark(func: F) -> F:
+        setattr(func, PLAYS, tuple(arguments))
+        return func
+
+    return mark
+
+
+def played_variables(game: Game, steps: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The card variables (``A`` for ``card A``) some step of ``steps`` plays (``@plays``)."""
+    words = vocabulary_for(game)
+    found: set[str] = set()
+    for kind, written in steps:
+        text = words.english(written)
+        for step in words.match(kind, text)[:1]:
+            names = getattr(step.function, PLAYS, ())
+            if not names:
+                continue
+            arguments = step.arguments(text)
+            for name in names:
+                value = (arguments.get(name) or "").strip()
+                if len(value) == 1 and value.isupper():
+                    found.add(value)
+                elif value:
+                    found.update(c.name for c in parse_cards(value) if isinstance(c, CardRef))
+    return frozenset(found)
 
 
 def needs(world: ScenarioWorld, steps: Sequence[tuple[str, str]]) -> list[str]:

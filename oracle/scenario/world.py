@@ -95,8 +95,9 @@ class ScenarioWorld:
         """Before the first step: the scenario is unsupported, and nothing is sent, unless
         the engine declares every capability its steps need (``oracle.scenario.requirements``).
         """
-        from oracle.scenario.requirements import needs
+        from oracle.scenario.requirements import needs, played_variables
 
+        self.cards.played = played_variables(self.game, steps)
         self.require(*needs(self, steps))
 
     # -- building the state (Given) ---------------------------------------------
@@ -143,23 +144,43 @@ class ScenarioWorld:
         """Card words (quoted names, ``card A``) as the names the engine is told."""
         return self.cards.names(cards)
 
-    def cards_for(self, deck: str, pile: Pile) -> list[str]:
-        """The concrete cards a Given pile description stands for (filler included)."""
+    def cards_for(self, deck: str | None, pile: Pile) -> list[str]:
+        """The concrete cards a Given pile description stands for (filler included): a
+        pile of ``deck``, or a hand (``None``: filler of any deck)."""
         named = self.names(pile.cards)
         filler = pile.hidden + pile.others
         if not filler:
             return named  # nothing to pick, so nothing to avoid (the state is not searched)
         # Filler avoids every card the scenario names, bound variables included, so that a
-        # check of card A can only see the card A the scenario placed; when the engine
-        # models too few cards for that, it still avoids this pile's named cards and the
-        # bound variables, which checks name, and repeats cards only filler placed.
+        # check of card A can only see the card A the scenario placed; when the deck has too
+        # few cards for that, it still avoids this pile's named cards and the bound
+        # variables, which checks name, and repeats cards only filler placed. It never puts
+        # more copies of a card in the state than the deck has.
         named_here = set(named) | set(self.cards.bindings.values())
         mentioned = self._mentioned_cards() | named_here
-        return [*named, *self.cards.filler(deck, filler, mentioned, named_here)]
+        placed = self.placed_cards() + Counter(named)
+        return [*named, *self.cards.filler(deck, filler, mentioned, named_here, placed)]
 
     def _mentioned_cards(self) -> set[str]:
         text = json.dumps(self.state)
         return {name for name, quoted in _quoted_card_names(self.game) if quoted in text}
+
+    def placed_cards(self) -> Counter[str]:
+        """The copies of each card the state under construction holds (hands, piles, and
+        wherever else a game's state puts cards: EU displays and characters)."""
+        names = {name for name, _ in _quoted_card_names(self.game)}
+        found: Counter[str] = Counter()
+        stack: list[Any] = [self.state]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, str):
+                if value in names:
+                    found[value] += 1
+            elif isinstance(value, Mapping):
+                stack.extend(v for k, v in value.items() if k != "name")
+            elif isinstance(value, list):
+                stack.extend(value)
+        return found
 
     # -- talking to the engine (When) -------------------------------------------
 

@@ -292,8 +292,11 @@ class TI4Model:
     answer_rules = MappingProxyType({"keep": "ti4:2.4"})
 
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
-        """Tables built from the cards and extras the engine declares it can set up."""
-        pool = tuple(c for c in POOL if supported("given", f'Alice holds "{c}"'))
+        """Tables built from the cards the engine declares it models (a card only held
+        needs no declaration, but the explored games stay those the engine's own cards
+        make: a probe's step runs alone, so a bound card counts as played) and the extras
+        it can set up."""
+        pool = tuple(c for c in POOL if supported("given", f'card A is "{c}"'))
         return _setups(pool, tuple(e for e in EXTRAS if supported("given", e)),
                        tuple(law for law in LAWS if supported("given", law)),
                        tuple(p for p in _PHASES if all(supported("given", x) for x in p)),
