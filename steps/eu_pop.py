@@ -30,7 +30,7 @@ from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.scenario.requirements import plays, requires
 from oracle.scenario.world import ScenarioWorld
 from oracle.steps.common import card_word, play_and_pass
-from oracle.suite.arguments import Argument, Kind
+from oracle.suite.arguments import Argument, Kind, takes
 from oracle.suite.dsl import describe_cards, parse_cards, parse_count, parse_names
 from oracle.suite.stepdefs import given, parsers, then, when
 
@@ -672,14 +672,17 @@ def _step_c(oracle_world: ScenarioWorld) -> None:
 
 
 @when(parsers.re(
-    r"the set-up (?:draw is resolved, each player choosing (?P<deck>administrative|diplomatic|"
-    r"military) for their 3 other cards|(?P<hold>hold is resolved))"
+    r"the set-up (?:draw is resolved, each player choosing (?P<deck>(?:administrative|diplomatic|"
+    r"military)(?:(?:, | and )(?:administrative|diplomatic|military))*) for their 3 other cards"
+    r"|(?P<hold>hold is resolved))"
 ))
 @requires(lambda world, **_: [f"{GAME}/setup"])
+@takes(deck="decks")
 def _setup(oracle_world: ScenarioWorld, deck: str | None, hold: str | None) -> None:
     """The set-up's Action Cards (3.0, step 4), which replace Phase 1 of the first Round:
-    the draw (each player, in Turn order, 1 card of each deck and 3 of their choice, here
-    all from one deck), then, after any Appointing, the hold (each player keeps up to the
+    the draw (each player, in Turn order, 1 card of each deck and 3 of their choice: all
+    from one deck, or one deck named per card, 'choosing military, diplomatic and
+    administrative'), then, after any Appointing, the hold (each player keeps up to the
     set-up's number of cards, discarding the rest).
 
     Example: When the set-up draw is resolved, each player choosing military for their 3 other cards
@@ -689,8 +692,12 @@ def _setup(oracle_world: ScenarioWorld, deck: str | None, hold: str | None) -> N
         oracle_world.act("the set-up hold is resolved", {"type": "setup_hold"})
         return
     players = [p["name"] for p in oracle_world.state["players"]]
+    decks = parse_names(str(deck))
+    if len(decks) not in (1, 3):
+        raise ScenarioError("name one deck for the 3 other cards, or one deck for each")
+    picks = decks * 3 if len(decks) == 1 else decks
     oracle_world.act(f"the set-up draw is resolved, {deck} chosen",
-                     {"type": "setup_draw", "choices": {p: [deck] * 3 for p in players}})
+                     {"type": "setup_draw", "choices": {p: list(picks) for p in players}})
 
 
 @when(parsers.re(

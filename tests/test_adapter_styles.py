@@ -138,7 +138,7 @@ def test_capabilities_predicts_a_verdict_on_every_rule_about_drawing_for_one_dec
     """``rules-oracle capabilities --engine`` on the drawing-only engine's declarations
     predicts what its run shows: no rule about drawing, hands and limits unsupported (they
     were, for want of a second card: ``card B is any other card`` had to be a modelled one)."""
-    from oracle.suite.capabilities import engine_gaps
+    from oracle.probe.capabilities import engine_gaps
 
     gaps = engine_gaps(TI4, ["ti4/draw", "ti4/hand-limit", "ti4/card/Sabotage"])
     assert not DRAWING_RULES & set(gaps.unsupported), {

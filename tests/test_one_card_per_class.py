@@ -121,7 +121,7 @@ def test_no_scenario_puts_more_copies_of_a_card_in_play_than_the_deck_has():
     never refuses a scenario for it."""
     from collections import Counter
 
-    from oracle.suite.sent import sent
+    from oracle.probe.sent import sent
 
     for game in discover_games().values():
         counts = Counter()

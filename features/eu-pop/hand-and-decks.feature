@@ -91,8 +91,8 @@ Feature: Hands, the three decks and their discard piles
       # The set-up's Action Cards replace Phase 1 of the first Round: six cards each, and
       # then each player holds four, which is not the limit of five checked in Step C.
       Given it is the draw phase
-      And the military deck is 12 cards
-      When the set-up draw is resolved, each player choosing military for their 3 other cards
+      And the military deck is 6 cards
+      When the set-up draw is resolved, each player choosing military, diplomatic and administrative for their 3 other cards
       Then Alice holds 6 cards
       And no decision is pending
       When the set-up hold is resolved

@@ -128,6 +128,8 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("card variable", "a card variable bound by 'Given card A is ...': A",
          lambda game, text: [("card variable", text)]),
     Kind("deck", "a deck's name, one word", _name("deck"), values="deck"),
+    Kind("decks", "decks' names: military, or military, diplomatic and administrative",
+         lambda game, text: [("deck", n) for n in parse_names(text)], values="deck"),
     Kind("window", "a timing window, quoted", _name("window"), values="window"),
     Kind("phase", "a phase, one word", _name("phase"), values="phase"),
     Kind("laws", 'laws, quoted: "Minister of Commerce" and "Minister of War"',

@@ -45,8 +45,8 @@ Feature: The Council's rulings on the flow of a Battle
 
     Scenario: After the set-up's hold, a hand may grow past four and five before Step C
       Given it is the draw phase
-      And the military deck is 14 cards
-      When the set-up draw is resolved, each player choosing military for their 3 other cards
+      And the military deck is 8 cards
+      When the set-up draw is resolved, each player choosing military, diplomatic and administrative for their 3 other cards
       And the set-up hold is resolved
       Then Alice must keep 4 cards
       When Alice keeps 4 cards
