@@ -111,3 +111,16 @@ def test_connect_builds_an_in_process_engine_once(guard: bool, tmp_path, monkeyp
     client.info()
     assert len(counted_engine.MADE) == 1
     client.close()
+
+
+def test_a_run_builds_its_in_process_engine_once(oracle, engine_module, pytester) -> None:
+    """The check that an engine can be made (a usage error if not, before any scenario) is
+    the making of the engine the run uses: once per process, not once more to run."""
+    engine_module("counted_run", "from oracle.games.ti4.engine import ReferenceEngine\n"
+                                 "def factory():\n"
+                                 "    with open('made.txt', 'a') as f:\n"
+                                 "        f.write('x')\n"
+                                 "    return ReferenceEngine()\n")
+    run = oracle("run", "--engine", "counted_run:factory", "--rule", "ti4:note-1")
+    assert run.code == 0, run.out + run.err
+    assert (pytester.path / "made.txt").read_text() == "x"

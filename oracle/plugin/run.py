@@ -165,7 +165,11 @@ class OracleRun:
             spec = EngineSpec.parse(values["engine"])
             games = discover_games(roots)
             _check_feature_roots(roots[1:], games)
-            spec.engine_kind.check(spec, games)
+            kind = spec.engine_kind
+            # An in-process engine is checked by being made, once: the run keeps it (below).
+            made_now = not kind.process and not kind.per_game(spec)
+            if not made_now:
+                kind.check(spec, games)
             outputs = {f.name: Path(values[f.name]) for f in file_formats()
                        if values.get(f.name)}
             if not is_worker:
@@ -192,6 +196,8 @@ class OracleRun:
                 breaker=Breaker(spec, values["max_timeouts"]), repeat=values["repeat"] or 1,
                 editions=run_editions.choose_editions(values.get("edition") or (), games),
             )
+            if made_now:
+                run._clients["*"] = connect(spec, games, run.connect_options())
             if values["rerun_failed"]:
                 run.rerun, run.rerun_note = _rerun(Path(values["rerun_failed"]))
             if values["expectations"]:
@@ -214,10 +220,12 @@ class OracleRun:
         key = self._engine_key(game)
         if key not in self._clients:
             games = {game.id: game} if key != "*" else self.games
-            self._clients[key] = connect(self.spec, games, ConnectOptions(
-                timeout=self.timeout, startup_timeout=self.startup_timeout,
-                strict=self.strict))
+            self._clients[key] = connect(self.spec, games, self.connect_options())
         return self._clients[key]
+
+    def connect_options(self) -> ConnectOptions:
+        return ConnectOptions(timeout=self.timeout, startup_timeout=self.startup_timeout,
+                              strict=self.strict)
 
     def engine_for(self, game: Game) -> EngineClient:
         """The engine for a scenario, described (handshake done), or EngineFault at once.
