@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from oracle.plugin.run import TEST_GC_THRESHOLD
+from oracle.plugin.gcpolicy import TEST_GC_THRESHOLD
 
 ENGINE = '''
 from oracle.games.ti4.engine import ReferenceEngine
@@ -63,8 +63,8 @@ def test_rules_oracle_run_works_in_a_repo_with_its_own_conftest(oracle, pytester
 
 def test_the_garbage_collector_is_back_on_after_a_run(pytester, engine_module):
     """The plugin pauses Python's cyclic garbage collector while the suite is checked and
-    collected (``OracleRun.pause_gc``), then freezes what that built and raises the first
-    threshold while the tests run (``resume_gc``): the collector must be on during every
+    collected (``GcPolicy.pause``), then freezes what that built and raises the first
+    threshold while the tests run (``GcPolicy.resume``): the collector must be on during every
     test, and after a run, even one that never reaches the tests (``--collect-only``),
     nothing may stay frozen and the threshold must be the user's again."""
     import gc

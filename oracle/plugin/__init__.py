@@ -48,7 +48,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not run.bdd_public:  # pytest-bdd checked, each scenario run by oracle.plugin.bdd
         bdd.install(config)
         run.scenario_test = bdd.scenario_test
-    run.pause_gc()  # until the tests start: checking and collecting make no garbage
+    run.gc.pause()  # until the tests start: checking and collecting make no garbage
     roots = [str(r) for r in run.roots]
     source = config.args_source
     if source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
@@ -70,7 +70,7 @@ def _reaches(arg: str, roots: list[Path]) -> bool:
 def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(run_key, None)
     if run is not None:
-        run.thaw_gc()  # also a run that never reached its tests (a usage error, --collect-only)
+        run.gc.thaw()  # also a run that never reached its tests (a usage error, --collect-only)
         config.pluginmanager.unregister(run)
         del config.stash[run_key]
 

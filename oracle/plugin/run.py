@@ -13,7 +13,6 @@ import dataclasses
 import datetime
 import difflib
 import functools
-import gc
 import json
 import time
 import zlib
@@ -28,6 +27,7 @@ from oracle import options as run_options
 from oracle.engines import ConnectOptions, EngineClient, EngineSpec, EngineSpecError, connect
 from oracle.engines.spec import DEFAULT_TIMEOUT
 from oracle.plugin.breaker import NOT_RUN_PROPERTY, Breaker, report_not_run, waiting
+from oracle.plugin.gcpolicy import GcPolicy
 from oracle.plugin.rerun import failed_in
 from oracle.plugin.verdicts import rules_of, scenario_key, untraced_report
 from oracle.report import Report, ReportFileError, ScenarioVerdict, Status, build_report
@@ -60,12 +60,6 @@ order_key = pytest.StashKey[int]()
 ORDER_PROPERTY = "rules_oracle.order"
 """The user property holding a test's place in the collection (see ``verdict_order``)."""
 
-TEST_GC_THRESHOLD = 10_000
-"""The garbage collector's first threshold while the tests run (Python's default is 700).
-Each scenario leaves its reports and verdict behind (about 80 tracked objects) and makes
-little cyclic garbage, so at 700 the collector ran about 1,900 times in a 10,400-test
-suite, 0.4 s, and its full passes over everything kept 1.7 s more; at 10,000 it ran 140
-times (0.66 s in all)."""
 
 
 @dataclass(eq=False)  # a plugin object: hashed by identity
@@ -131,11 +125,8 @@ class OracleRun:
     _games_of: dict[Path, Game | None] = field(default_factory=dict)
     #: Each folder's review stamps, read once per process (``stale_of``).
     _reviews: dict[Path, run_reviews.Reviews] = field(default_factory=dict)
-    #: Whether this run switched Python's cyclic garbage collector off (``pause_gc``), and
-    #: whether it froze what was made before the tests (``resume_gc``).
-    _gc_paused: bool = False
-    _gc_frozen: bool = False
-    _gc_threshold: tuple[int, ...] = ()
+    #: Python's cyclic garbage collector during the run (``oracle.plugin.gcpolicy``).
+    gc: GcPolicy = field(default_factory=GcPolicy)
     report: Report | None = None
     #: Where the bundled features come from, when that is worth saying (a checkout's, and
     #: the installed copy differs): shown in the header and the summary.
@@ -442,50 +433,12 @@ class OracleRun:
             )
         suite_checked.remember_passed(key)
 
-    def pause_gc(self) -> None:
-        """Switch the cyclic garbage collector off until the tests start.
-
-        Checking and collecting a suite builds objects that live for the whole run (a
-        5,000-scenario suite: millions), and the collector walked them over and over as
-        they were made: a third of the time before the first test. Nothing collected then
-        is garbage worth finding early; ``resume_gc`` switches it back on."""
-        if gc.isenabled():
-            gc.disable()
-            self._gc_paused = True
-
-    def resume_gc(self, freeze: bool = False) -> None:
-        """Switch the collector back on; with ``freeze``, first move every object made so
-        far (the session, its items, the parsed suite) out of its sight (``gc.freeze``).
-
-        Why freeze: those objects live for the whole run, yet each full collection during
-        the tests walked all of them again. In a 5,000-scenario suite (10,400 tests) that
-        was 4 s of garbage collection in a 34 s run, 3 s of it in four full passes.
-        ``thaw_gc`` hands them back at the end, so an in-process run (pytester) leaves no
-        frozen garbage behind."""
-        if self._gc_paused:
-            self._gc_paused = False
-            if freeze:
-                gc.freeze()
-                self._gc_frozen = True
-                self._gc_threshold = gc.get_threshold()
-                gc.set_threshold(max(TEST_GC_THRESHOLD, self._gc_threshold[0]),
-                                 *self._gc_threshold[1:])
-            gc.enable()
-
-    def thaw_gc(self) -> None:
-        """Undo ``resume_gc``'s freeze (and a pause that was never resumed)."""
-        self.resume_gc()
-        if self._gc_frozen:
-            self._gc_frozen = False
-            gc.unfreeze()
-            gc.set_threshold(*self._gc_threshold)
-
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> None:
         """The tests start (serially or, on xdist's controller, their distribution): the
         garbage collector is back on, and what was built before it is frozen; the engines
         are started (where scenarios run: not on xdist's controller)."""
-        self.resume_gc(freeze=True)
+        self.gc.resume(freeze=True)
         if not session.config.option.collectonly and not _distributes(session.config):
             self.start_engines(session)
 
