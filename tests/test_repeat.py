@@ -16,6 +16,7 @@ import re
 from collections import Counter
 
 from oracle.report import ScenarioVerdict, Status, build_report, load_report
+from oracle.report.judge import nothing_tested
 from oracle.report.repeats import merge_repeats
 
 #: The reference engine, except that at each setup its own generator (seeded once, when the
@@ -172,3 +173,11 @@ def test_a_known_failure_that_passes_in_some_runs_is_flaky_and_fails_the_run(ora
     assert scenario["status"] == "flaky"
     assert set(scenario["outcomes"]) == {"xfail", "xpass"}
     assert run.status("ti4:2.4") == "flaky"
+
+
+def test_a_run_whose_scenarios_are_all_flaky_tested_something():
+    """A flaky scenario ran on the engine (every one of its runs did): a run of flaky
+    scenarios alone fails (1), never 'nothing was tested' (5)."""
+    assert nothing_tested([Status.FLAKY]) is None
+    assert nothing_tested([Status.FLAKY, Status.UNSUPPORTED]) is None
+    assert nothing_tested([Status.UNSUPPORTED]) is not None

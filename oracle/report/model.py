@@ -57,7 +57,7 @@ FAILING = frozenset({Status.FAIL, Status.ERROR, Status.FLAKY})
 #: What counts as a rule passing: its scenarios pass (a known failure that passes now too).
 PASSING = frozenset({Status.PASS, Status.XPASS})
 TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
-                    Status.XPASS})
+                    Status.XPASS, Status.FLAKY})
 """Scenario statuses that mean the scenario ran on the engine (unsupported did not)."""
 
 NOT_SELECTED = "not selected in this run"
