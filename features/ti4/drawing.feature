@@ -359,3 +359,39 @@ Feature: Drawing action cards
         | player | drawn                         | discarded |
         | Alice  | card A and card B             | card B    |
         | Bob    | card B and card C             | card C    |
+
+    Scenario Outline: Scheming adds one card to a draw, however many cards the draw takes
+      Cites: ti4:note-5.2#1 "The Yssaril player will draw all of their action cards"
+      Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+      # A draw of several cards is one timing event: one extra card, one discard.
+      Given Alice is the Yssaril player
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And the action deck is card A, card B, card C, card D and 3 other cards
+      When Alice draws <n> action cards
+      Then Alice must discard 1 card
+      And Alice holds <drawn>
+      And the action deck is <left> cards
+
+      Examples:
+        | n | drawn                             | left |
+        | 1 | card A and card B                 | 5    |
+        | 3 | card A, card B, card C and card D | 3    |
+
+    Scenario: Two draws in a row each add one Scheming card
+      Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+      Given Alice is the Yssaril player
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And the action deck is card A, card B, card C, card D and 3 other cards
+      When Alice draws 1 action card
+      Then Alice must discard 1 card
+      When Alice discards card B
+      And Alice draws 1 action card
+      Then Alice must discard 1 card
+      And Alice holds card A, card C and card D
+      And the action discard pile is card B

@@ -147,9 +147,10 @@ def draw_from_top(history: Sequence[Transition], i: int) -> str | None:
     if t.kind == "draw":
         player, wanted = t.action.get("player"), int(t.action.get("count", 1))
         got = len(hands_gained(t).get(player, []))
-        extra = 1 if _yssaril(t, player) else 0
-        if got < min(wanted, len(deck)) or (len(deck) >= wanted + extra
-                                             and not wanted <= got <= wanted + extra):
+        # How many more a Yssaril player draws is Scheming's count (ti4:note-5.2's), not
+        # this rule's: for them only too few is checked here.
+        if got < min(wanted, len(deck)) or (not _yssaril(t, player) and len(deck) >= wanted
+                                             and got > wanted):
             return (f"{player} was to draw {wanted} card(s) from a deck of {len(deck)} and "
                     f"received {got}")
     return None

@@ -160,6 +160,13 @@ def _scheming_discards_at_once(self: Ref, player: Any, count: int) -> None:
     self.hand_changed(player)
 
 
+def _scheming_per_card(self: Ref, player: Any, count: int) -> None:
+    if count <= 0:
+        return
+    extra = self.scheming_extra(player) * count  # one per card drawn, not one per draw
+    self.draw_cards(player, count + extra, extra)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     # ti4:2.1
     mutant("status_draw_in_any_phase", ("2.1",),
@@ -265,6 +272,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("scheming_after_everyone", ("note-5.2",),
            "the deal goes on while the Yssaril player still owes the Scheming discard",
            dealing_paused=_deal_waits_only_for_limit),
+    mutant("scheming_per_card", ("note-5.2",),
+           "Scheming adds one card for each card drawn, not one for each draw",
+           player_draws=_scheming_per_card),
     mutant("scheming_draws_no_extra", ("note-5.2",),
            "the Yssaril player draws like everybody else, with no Scheming card",
            SCHEMING_EXTRA=0),
