@@ -32,6 +32,16 @@ def test_reference_engine_conforms_on_every_rule(oracle):
     assert "rules-oracle conformance" in run.out and "ti4:2.4.1" in run.out
 
 
+@pytest.mark.parametrize("seed", [2, 4, 7])
+def test_the_reference_engine_conforms_under_other_run_seeds(oracle, seed):
+    """A scenario's cards are chosen by its seed; every choice must make a state the game's
+    decks can hold. Why: with the deck's counts enforced, 'card D and 8 cards' of a 10-card
+    deck failed to set up whenever D was bound to a card of three copies (seeds 2, 4, 7)."""
+    run = oracle("run", "--seed", str(seed))
+    assert run.code == 0, run.out[-3000:]
+    assert not run.flagged()
+
+
 def test_a_broken_engine_is_flagged_on_exactly_the_rules_it_breaks(oracle):
     """Named as package.module:factory; every other mutant is run by tests/test_selftest.py."""
     mutant = MUTANTS.no_hand_limit
