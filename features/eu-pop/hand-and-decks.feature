@@ -399,11 +399,11 @@ Feature: Hands, the three decks and their discard piles
       Given card A is any military card
       And card D is any other military card
       And the military deck is card D
-      And the military discard pile is card A and 6 other cards
+      And the military discard pile is card A and 5 other cards
       When Alice draws 1 military card
       And Alice draws 1 military card
       Then Alice holds card D and 1 other card
-      And the military deck is 1 card
+      And the military deck is empty
       And the military discard pile is card A and 4 other cards
 
     Scenario: A deck is rebuilt only when a card must be drawn from it
@@ -430,10 +430,10 @@ Feature: Hands, the three decks and their discard piles
     Scenario: Several cards drawn from a rebuilt deck all come from it
       Given card D is any military card
       And the military deck is card D
-      And the military discard pile is 8 cards
+      And the military discard pile is 7 cards
       When Alice draws 1 military card
-      And Alice draws 3 military cards
-      Then Alice holds card D and 3 other cards
+      And Alice draws 2 military cards
+      Then Alice holds card D and 2 other cards
       And the military deck is empty
       And the military discard pile is 5 cards
 

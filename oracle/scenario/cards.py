@@ -196,10 +196,6 @@ class CardTable:
     def _tiers(pool: list[str], mentioned: Collection[str], named: Collection[str],
                chosen: list[str]) -> tuple[list[str], ...]:
         """Filler's candidates, best first: cards nobody mentions and this filler has not
-        taken yet, then more copies of them, then any card but those a check names, then
-        the spare copies of those too (a deck of 10 holding three Volley Fire fills "card D
-        and 8 cards" only so, D being one of them: without it the scenario's state depended
-        on which card its seed bound to D)."""
+        taken yet, then more copies of them, then any card but those a check names."""
         return ([n for n in pool if n not in mentioned and n not in chosen],
-                [n for n in pool if n not in mentioned], [n for n in pool if n not in named],
-                pool)
+                [n for n in pool if n not in mentioned], [n for n in pool if n not in named])
