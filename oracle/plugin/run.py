@@ -321,25 +321,26 @@ class OracleRun:
         """The ruling a scenario (feature file, name) belongs to, if any."""
         return self.rulings.of_test(path, name)
 
-    def cites_of(self, path: Path, name: str) -> tuple[str, ...]:
-        """The sentence anchors a scenario (feature file, name) cites, for its verdict: read
-        from the file's parse, which every process has (cached) once it collected the file."""
+    def scenario_doc(self, path: Path, name: str) -> ScenarioDoc | None:
+        """A scenario (feature file, name) as parsed, for its verdict: from the file's parse,
+        which every process has (cached) once it collected the file; None when it is gone."""
         try:
-            scenario = read_feature(path).by_name.get(name)
+            return read_feature(path).by_name.get(name)
         except (OSError, FeatureSyntaxError):
-            return ()
+            return None
+
+    def cites_of(self, path: Path, name: str) -> tuple[str, ...]:
+        """The sentence anchors a scenario (feature file, name) cites."""
+        scenario = self.scenario_doc(path, name)
         return scenario.cited_anchors if scenario is not None else ()
 
-    def stale_of(self, path: Path, name: str) -> tuple[str, ...]:
-        """The anchors a scenario cites whose text changed since it was reviewed (its
-        folder's ``reviews.yaml``), or that the rules no longer have: it is ``stale``."""
+    def stale_of(self, path: Path, scenario: ScenarioDoc) -> tuple[str, ...]:
+        """The anchors a scenario of the feature file ``path`` cites whose text changed since
+        it was reviewed (its folder's ``reviews.yaml``), or that the rules no longer have: it
+        is ``stale``."""
         game = self.game_of(path)
         folder = run_reviews.folder_of(path, game) if game is not None else None
-        try:
-            scenario = read_feature(path).by_name.get(name)
-        except (OSError, FeatureSyntaxError):
-            return ()
-        if folder is None or scenario is None:
+        if folder is None:
             return ()
         if folder not in self._reviews:
             try:

@@ -217,8 +217,9 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     # looked up by the scenario's own name, before a row's values are added to it.
     written, name, path, line = scenario_identity(item)
     ruling = run.ruling_of(path, written)
-    cites = run.cites_of(path, written) if line else ()
-    stale = run.stale_of(path, written) if line else ()
+    scenario = run.scenario_doc(path, written) if line else None  # one lookup for both
+    cites = scenario.cited_anchors if scenario is not None else ()
+    stale = run.stale_of(path, scenario) if scenario is not None else ()
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
     status, blame = judge(world, call.excinfo.value if call.excinfo else None)
     message = ""
