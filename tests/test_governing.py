@@ -257,7 +257,22 @@ def test_every_action_type_is_listed_and_no_other(ti4_copy):
     assert [p.line for p in problems] == [line_of(ti4_copy, "  trades:"),
                                           line_of(ti4_copy, "actions:")], problems
     assert "no action type 'trades'; did you mean 'trade'?" in problems[0].message
-    assert "action type(s) trade are not listed" in problems[1].message
+    assert "action(s) trade are not listed" in problems[1].message
+
+
+def test_every_kind_of_answer_is_listed_and_no_other(ti4_copy):
+    """The answers to decisions (``choose:KEY``, one per kind of the protocol's choice) are
+    actions too: one left out would be charged to its scenario's rule unannounced."""
+    path = ti4_copy.folder / "governs.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  choose:discard:\n", "  choose:discards:\n"),
+                    encoding="utf-8")
+    problems = check_governs(ti4_copy)
+    assert [p.line for p in problems] == [line_of(ti4_copy, "  choose:discards:"),
+                                          line_of(ti4_copy, "actions:")], problems
+    assert ("no answer 'choose:discards'; did you mean 'choose:discard'?"
+            in problems[0].message)
+    assert "action(s) choose:discard are not listed" in problems[1].message
 
 
 def test_a_misspelt_key_is_an_error_naming_the_line(ti4_copy):

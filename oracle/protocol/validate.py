@@ -162,6 +162,12 @@ def action_types(game: str) -> tuple[str, ...]:
     return tuple(b["if"]["properties"]["type"]["const"] for b in branches)
 
 
+def choice_kinds() -> tuple[str, ...]:
+    """The kinds of answer a ``choose`` request carries (``{'keep': cards}``, ...): the
+    properties of ``request``'s ``choice``, the same in every game."""
+    return tuple(load_schema("request")["$defs"]["choice"]["properties"])
+
+
 def request_problems(instance: object, game: str | None) -> list[str]:
     """Why a request breaks the contract, ``[]`` if it keeps it: the ``request`` schema, and
     then (for a game that has one, ``game_schema``) its game's closed schema, which names

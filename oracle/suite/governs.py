@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oracle.protocol.validate import action_types
+from oracle.protocol.validate import action_types, choice_kinds
 from oracle.suite import filecheck
 from oracle.suite.catalog import CatalogFileError, closest_anchors, read_game_file
 from oracle.suite.citations import quote_form
@@ -102,7 +102,8 @@ def load_governs(game: Game) -> Governs:
 def check_governs(game: Game) -> list[Problem]:
     """Every governing anchor is a sentence of a rule of the game's catalog, every quote is
     in its sentence, no concept is both mapped to a rule and unstated, and every action type
-    of the game's request schema is listed (and nothing else but answers, ``choose:KEY``)."""
+    of the game's request schema, and the answer of every kind of choice (``choose:KEY``), is
+    listed, and nothing else."""
     try:
         governs = game.governs
     except CatalogFileError as exc:
@@ -140,25 +141,28 @@ def check_governs(game: Game) -> list[Problem]:
 
 
 def _listing_problems(game: Game, path: Path, data: Mapping[str, Any]) -> list[Problem]:
-    """Every action type the game's requests have is listed, and no other (answers aside):
-    a type left out would be charged to its scenario's rule without anyone deciding so."""
+    """Every action type the game's requests have, and every kind of answer to a decision
+    (``choose:keep``, ``choose:discard``: the protocol's choices), is listed, and no other: an
+    action left out would be charged to its scenario's rule without anyone deciding so."""
     types = action_types(game.id)
     if not types:
         return []
+    known = (*types, *(f"choose:{kind}" for kind in choice_kinds()))
     listed = dict(data.get("actions") or {})
     problems = []
     for action in listed:
-        if not action.startswith("choose") and action not in types:
-            near = difflib.get_close_matches(action, types, n=1)
+        if action not in known:
+            near = difflib.get_close_matches(action, known, n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
+            what = "answer" if action.startswith("choose") else "action type"
             problems.append(Problem(path, filecheck.key_line(path, ["actions", action]),
                                     f"actions: {action}",
-                                    f"{game.id} has no action type {action!r}{hint} (its "
-                                    f"types: {', '.join(types)})"))
-    missing = [t for t in types if t not in listed]
+                                    f"{game.id} has no {what} {action!r}{hint} (its "
+                                    f"actions: {', '.join(known)})"))
+    missing = [t for t in known if t not in listed]
     if missing:
         problems.append(Problem(path, filecheck.key_line(path, ["actions"]), "actions",
-                                f"the {game.id} action type(s) {', '.join(missing)} are not "
+                                f"the {game.id} action(s) {', '.join(missing)} are not "
                                 "listed: give each the sentence that governs it, or "
                                 "'subject: why' (a refusal is its scenario's own failure), "
                                 "or 'unstated: why' (no sentence of the catalog governs it)"))
