@@ -8,7 +8,7 @@ import engine_sources
 import pytest
 
 from oracle.games.ti4.mutants import MUTANTS
-from oracle.plugin.run import selected_rules
+from oracle.plugin.selection import selected_rules
 from oracle.suite.games import discover_games
 
 TI4_IDS = discover_games()["ti4"].catalog.ids()

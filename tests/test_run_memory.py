@@ -31,7 +31,7 @@ def pytest_sessionfinish(session):
     reports = [r for kept in reporter.stats.values() for r in kept
                if hasattr(r, "user_properties")]
     run = session.config.stash[run_key]
-    steps = [s for v in run.verdicts for s in v.steps]
+    steps = [s for v in run.sink.verdicts for s in v.steps]
     with open("kept.json", "w") as f:
         json.dump({
             "reports": len(reports),
@@ -40,7 +40,7 @@ def pytest_sessionfinish(session):
             "items_with_steps": sum(1 for i in session.items
                                     if steps_key in i.stash or failed_step_key in i.stash),
             "bdd_kept": list(bdd.kept()),
-            "verdicts": len(run.verdicts),
+            "verdicts": len(run.sink.verdicts),
             "steps": len(steps), "distinct_step_objects": len({id(s) for s in steps}),
             "distinct_texts": len({id(s.text) for s in steps}),
             "texts": len({s.text for s in steps}),

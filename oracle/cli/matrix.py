@@ -66,7 +66,7 @@ def _check_shared(ns: argparse.Namespace) -> list[tuple[str, str]]:
     """The catalog rules (id, text) of the games the runs will see; raises on bad input."""
     import pytest
 
-    from oracle.plugin.run import selected_rules
+    from oracle.plugin.selection import selected_rules
     from oracle.suite.games import discover_games, feature_roots
     from oracle.suite.lint import find_rulings
 

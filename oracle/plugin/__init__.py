@@ -22,7 +22,8 @@ import pytest
 
 from oracle import options
 from oracle.plugin import bdd, collect, rerun, verdicts
-from oracle.plugin.run import ORDER_PROPERTY, OracleRun, order_key, run_key
+from oracle.plugin.run import OracleRun, run_key
+from oracle.plugin.sink import ORDER_PROPERTY, order_key
 from oracle.report.model import USER_PROPERTY
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.lint import RULE_TAG
@@ -49,7 +50,7 @@ def pytest_configure(config: pytest.Config) -> None:
         bdd.install(config)
         run.scenario_test = bdd.scenario_test
     run.gc.pause()  # until the tests start: checking and collecting make no garbage
-    roots = [str(r) for r in run.roots]
+    roots = [str(r) for r in run.selection.roots]
     source = config.args_source
     if source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
         config.args = roots
@@ -58,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args = [*config.args, *roots]
     else:  # paths given: if none holds scenarios and the engine is only the ini's, stand by
         run.asked = bool(config.getoption(options.ENGINE.dest)) or any(
-            _reaches(arg, run.roots) for arg in config.args)
+            _reaches(arg, run.selection.roots) for arg in config.args)
 
 
 def _reaches(arg: str, roots: list[Path]) -> bool:
@@ -133,21 +134,22 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     if run.explore:
         items += collect.explore_items(run, session)
+    selection = run.selection
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []  # the engine repo's own tests are not ours to select
     for item in items:
         if not (isinstance(item, collect.ExploreItem) or verdicts.rules_of(item)):
             continue
-        chosen = run.selected is None or isinstance(item, collect.ExploreItem) or (
-            set(verdicts.rules_of(item)) & run.selected)
-        if run.rerun is not None:  # --rerun-failed: what did not pass there, explorations not
+        chosen = selection.selected is None or isinstance(item, collect.ExploreItem) or (
+            set(verdicts.rules_of(item)) & selection.selected)
+        if selection.rerun is not None:  # --rerun-failed: what did not pass there, not explorations
             chosen = chosen and not isinstance(item, collect.ExploreItem) and rerun.wanted(
-                run, item)
+                selection, item)
         (keep if chosen else drop).append(item)
-    if run.shard:  # a scenario of another shard was never built; an exploration is split so
+    if selection.shard:  # a scenario of another shard was never built; an exploration is split so
         ours: list[pytest.Item] = []
         for item in keep:
-            other = isinstance(item, collect.ExploreItem) and not run.in_shard(
+            other = isinstance(item, collect.ExploreItem) and not selection.in_shard(
                 f"explore:{item.game.id}")
             (drop if other else ours).append(item)
         keep = ours
@@ -172,8 +174,8 @@ def oracle_world(request: pytest.FixtureRequest) -> ScenarioWorld:
     exchanges only, even when it fails before reaching the engine."""
     run = request.config.stash[run_key]
     rules = tuple(verdicts.rules_of(request.node))
-    game = run.games[rules[0].partition(":")[0]]
-    client = run.engine_for(game)
+    game = run.selection.games[rules[0].partition(":")[0]]
+    client = run.pool.engine_for(game)
     client.transcript.clear()
     seed = run.scenario_seed(game.id, verdicts.unrepeated(request.node.name))
     return ScenarioWorld(game, client, seed, rules)

@@ -67,8 +67,8 @@ def public_scenario_test(path: Path, name: str, body: Callable[..., Any]
 def collect_file(run: OracleRun, file_path: Path, parent: pytest.Collector
                  ) -> pytest.Collector | None:
     if file_path.suffix == ".feature":
-        game = run.game_of(file_path)
-        if game is not None and game not in run.selected_games():
+        game = run.selection.game_of(file_path)
+        if game is not None and game not in run.selection.selected_games():
             return None  # no rule of its game is selected: not even collected
         return FeatureFile.from_parent(parent, path=file_path)
     return None
@@ -100,7 +100,8 @@ class FeatureFile(pytest.Module):
         path = self.path
         module = types.ModuleType(f"oracle_features.{path.parent.name}.{path.stem}")
         module.__file__ = str(path)
-        game = run.game_of(path)
+        chosen = run.selection
+        game = chosen.game_of(path)
         if game is not None:
             vocabulary_for(game)  # the game's step modules, imported now: errors show here
             dispatch.define_in(module)
@@ -109,10 +110,10 @@ class FeatureFile(pytest.Module):
         body = _finish if run.repeat == 1 else _finish_repeated
         names = test_names(path)  # over every scenario: a test's name (and seed) is the same
         for scenario in read_feature(path).scenarios:  # whatever the selection
-            if run.retired(scenario):
+            if chosen.retired(scenario):
                 continue  # an official ruling retired it: shown in reports, never run
             # Not selected: no test to build (only to deselect); another shard's: none at all.
-            if run.wants(scenario) and run.in_shard(run.shard_key(scenario)):
+            if chosen.wants(scenario) and chosen.in_shard(chosen.shard_key(scenario)):
                 test = names[scenario.name]
                 setattr(module, test, make(path, scenario.name, body))
                 scenarios[test] = ScenarioRef(scenario.name, path, scenario.line, test,
@@ -124,7 +125,7 @@ def explore_items(run: OracleRun, session: pytest.Session) -> list[pytest.Item]:
     """One exploration item per game that has an exploration model."""
     return [ExploreItem.from_parent(session, name=f"explore[{game.id}]", game=game,
                                     examples=run.explore_examples, out_dir=run.explore_out)
-            for game in run.selected_games() if game.explore]
+            for game in run.selection.selected_games() if game.explore]
 
 
 class ExploreItem(pytest.Item):
@@ -141,7 +142,7 @@ class ExploreItem(pytest.Item):
         from oracle.scenario.outcomes import EngineLacks, RuleViolation
 
         run = self.config.stash[run_key]
-        client = run.engine_for(self.game)
+        client = run.pool.engine_for(self.game)
         info = client.info()
         if self.game.id not in info.games:
             raise EngineLacks(f"engine {info.name!r} does not play {self.game.id!r}")

@@ -18,7 +18,7 @@ from oracle.plugin.verdicts import scenario_identity
 from oracle.report.model import Status, load_report
 
 if TYPE_CHECKING:
-    from oracle.plugin.run import OracleRun
+    from oracle.plugin.selection import Selection
 
 NOT_PASSED = (Status.FAIL, Status.ERROR, Status.BLOCKED, Status.FLAKY)
 """What a rerun runs again: a known failure (xfail) is not news, an unsupported one cannot
@@ -34,9 +34,9 @@ def failed_in(path: Path) -> frozenset[tuple[str, str]]:
                      if s.status in NOT_PASSED)
 
 
-def wanted(run: OracleRun, item: pytest.Item) -> bool:
+def wanted(selection: Selection, item: pytest.Item) -> bool:
     """Whether ``item`` runs again: it did not pass in the report (or nothing failed there)."""
-    if run.rerun is None:
+    if selection.rerun is None:
         return True
     _, name, path, line = scenario_identity(item)
-    return (f"{run.short_path(path)}:{line}", name) in run.rerun
+    return (f"{selection.short_path(path)}:{line}", name) in selection.rerun

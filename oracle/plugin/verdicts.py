@@ -216,10 +216,10 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
     # A ruling is declared on the scenario (an outline's every row is one of its scenarios):
     # looked up by the scenario's own name, before a row's values are added to it.
     written, name, path, line = scenario_identity(item)
-    ruling = run.ruling_of(path, written)
-    scenario = run.scenario_doc(path, written) if line else None  # one lookup for both
+    ruling = run.selection.ruling_of(path, written)
+    scenario = run.selection.scenario_doc(path, written) if line else None  # one lookup for both
     cites = scenario.cited_anchors if scenario is not None else ()
-    stale = run.stale_of(path, scenario) if scenario is not None else ()
+    stale = run.selection.stale_of(path, scenario) if scenario is not None else ()
     world: ScenarioWorld | None = getattr(item, "funcargs", {}).get("oracle_world")
     status, blame = judge(world, call.excinfo.value if call.excinfo else None)
     message = ""
@@ -243,7 +243,8 @@ def make_verdict(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None]
         engine = {"name": info.name, "version": info.version, "label": world.client.label}
     return ScenarioVerdict(
         name=name, game=rules[0].partition(":")[0], rules=tuple(rules), status=status,
-        location=f"{run.short_path(path)}:{line}", message=message, duration=call.duration,
+        location=f"{run.selection.short_path(path)}:{line}", message=message,
+        duration=call.duration,
         engine=tuple(sorted(engine.items())), blocked_by=blocked_by,
         uncharged=blame is not None and blame.rule is None,
         blocked_by_error=blame is not None and blame.error,
