@@ -11,8 +11,16 @@ the fewest cards that still give every class in ``features/ti4/plays.yaml`` a me
 from __future__ import annotations
 
 import json
+import re
 
-from oracle.scenario.cards import class_members
+import pytest
+
+from oracle.engines import EngineClient
+from oracle.games.ti4.engine import ReferenceEngine
+from oracle.games.ti4.mutants import ALL as MUTANTS_ALL
+from oracle.mutants.harness import flagged_rules, game_cases, run_case
+from oracle.report.model import Status
+from oracle.scenario.cards import class_cards, class_members
 from oracle.suite.games import discover_games
 
 #: The fewest cards that cover every TI4 class: Insubordination is the only "Action" card
@@ -136,3 +144,56 @@ def test_no_scenario_puts_more_copies_of_a_card_in_play_than_the_deck_has():
                 found[name] = text.count(json.dumps(name))
             over = {n: (k, counts[n]) for n, k in found.items() if k > counts[n]}
             assert not over, (game.id, run.case.test_name, over)
+
+
+# -- each card with a recipe stands alone for its classes ------------------------------------
+
+#: The rules whose scenarios play a card of a class: a mutant breaking one must be caught by
+#: scenarios bound to any card of the class, charged to that rule alone.
+PLAYING_RULES = ("ti4:2.6", "ti4:2.6.1", "ti4:2.6.2", "ti4:2.7", "ti4:2.8", "ti4:note-6",
+                 "ti4:note-7", "ti4:note-8", "ti4:note-9")
+CLASS_STEP = re.compile(r'card [A-Z] is any (?:other )?(.+)')
+
+
+def _only(card: str, base: type = ReferenceEngine) -> type:
+    """``base`` carrying out (and so declaring) only ``card`` and Sabotage, which the
+    cancelling scenarios play beside it."""
+    keep = {card, "Sabotage"}
+    return type(f"Only{base.__name__}", (base,), {"EFFECTS": {
+        n: m for n, m in ReferenceEngine.EFFECTS.items() if n in keep}})
+
+
+def _bound_cases(game, card: str) -> list:
+    """The scenarios that play a card of a class ``card`` belongs to."""
+    classes = {c for c in game.plays["classes"] if c != "card" and card in class_cards(game, c)}
+    return [case for case in game_cases(game)
+            if {m.group(1) for _, text in case.steps if (m := CLASS_STEP.fullmatch(text))}
+            & classes]
+
+
+@pytest.mark.parametrize("card", sorted(set(discover_games()["ti4"].plays["recipes"])
+                                        - {"Sabotage"}))
+def test_each_card_with_a_recipe_alone_gets_verdicts_and_catches_each_rule(card):
+    """An engine that models only this card (and Sabotage) passes every scenario that plays
+    a card of one of its classes, so each class is chosen from each of its cards, not from
+    the first seven that had recipes; and a mutant of each rule those scenarios check, built
+    on that engine, fails them, charged to that rule alone."""
+    game = discover_games()["ti4"]
+    cases = _bound_cases(game, card)
+    assert cases, f"no scenario plays a card of {card!r}'s classes"
+    engine = _only(card)
+    outcomes = [run_case(game, case, EngineClient(engine(), card)) for case in cases]
+    failed = [(o.case.test_name, o.status.value, o.message) for o in outcomes
+              if o.status is not Status.PASS]
+    assert not failed, failed
+    rules = {r for case in cases for r in case.rules} & set(PLAYING_RULES)
+    assert rules
+    for rule in sorted(rules):
+        caught = []
+        for mutant in (m for m in MUTANTS_ALL if m.breaks == (rule,)):
+            broken = _only(card, type(mutant.name, (ReferenceEngine,), dict(mutant.overrides)))
+            found = [run_case(game, case, EngineClient(broken(), mutant.name)) for case in cases]
+            caught.append((mutant.name, flagged_rules(found)[0]))
+            if caught[-1][1]:
+                break
+        assert caught[-1][1] == (rule,), (card, rule, caught)

@@ -457,13 +457,15 @@ Feature: Playing action cards
       Then the action is <outcome>
 
       Examples:
-        | class                                 | situation                                                   | outcome  |
-        | window card aimed at specific objects | Alice can play card A                                       | allowed  |
-        | window card aimed at specific objects | Alice would play card A when nothing it could target exists | rejected |
-        | window card aimed at specific objects | Alice would play card A when its target does not exist      | rejected |
-        | card aimed at specific objects        | Alice can play card A                                       | allowed  |
-        | card aimed at specific objects        | Alice would play card A when nothing it could target exists | rejected |
-        | card aimed at specific objects        | Alice would play card A when its target does not exist      | rejected |
+        | class                                 | situation                                                   | outcome                     |
+        | window card aimed at specific objects | Alice can play card A                                       | allowed                     |
+        | window card aimed at specific objects | Alice would play card A when nothing it could target exists | rejected                    |
+        | window card aimed at specific objects | Alice would play card A when its target does not exist      | rejected                    |
+        | card aimed at specific objects        | Alice can play card A                                       | allowed                     |
+        | card aimed at specific objects        | Alice would play card A when nothing it could target exists | rejected                    |
+        | card aimed at specific objects        | Alice would play card A when its target does not exist      | rejected                    |
+        | card aimed at specific objects        | Alice would play card A when nothing it could target exists | rejected, citing ti4:note-9 |
+        | card aimed at specific objects        | Alice would play card A when its target does not exist      | rejected, citing ti4:note-9 |
 
     Scenario: Repeal Law cannot be played when no law is in play
       Cites: ti4:note-9#2 "Repeal Law cannot be played if there are no laws in play"

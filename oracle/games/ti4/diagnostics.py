@@ -579,10 +579,12 @@ def cancelled_card_discarded(history: Sequence[Transition], i: int) -> str | Non
 
 
 def _board(view: Mapping[str, Any]) -> dict[str, Any]:
-    """What card effects change: units, laws, the speaker, tokens and trade goods."""
+    """What card effects change: units, laws, planets (exhausted or readied), the speaker,
+    tokens, trade goods and secret objectives."""
     return {"units": view.get("units"), "laws": view.get("laws"),
-            "speaker": view.get("speaker"),
-            "players": {p: (e.get("command_tokens"), e.get("trade_goods"))
+            "planets": view.get("planets"), "speaker": view.get("speaker"),
+            "players": {p: (e.get("command_tokens"), e.get("trade_goods"),
+                            e.get("secret_objectives"))
                         for p, e in view["players"].items()}}
 
 
