@@ -17,6 +17,7 @@ from collections import Counter
 
 from oracle.report import ScenarioVerdict, Status, build_report, load_report
 from oracle.report.judge import nothing_tested
+from oracle.report.model import Report, RuleResult, ScenarioResult
 from oracle.report.repeats import merge_repeats
 
 #: The reference engine, except that at each setup its own generator (seeded once, when the
@@ -178,6 +179,11 @@ def test_a_known_failure_that_passes_in_some_runs_is_flaky_and_fails_the_run(ora
 def test_a_run_whose_scenarios_are_all_flaky_tested_something():
     """A flaky scenario ran on the engine (every one of its runs did): a run of flaky
     scenarios alone fails (1), never 'nothing was tested' (5)."""
-    assert nothing_tested([Status.FLAKY]) is None
-    assert nothing_tested([Status.FLAKY, Status.UNSUPPORTED]) is None
-    assert nothing_tested([Status.UNSUPPORTED]) is not None
+    def report(*statuses: Status) -> Report:
+        scenarios = tuple(ScenarioResult(f"s{n}", status, f"x.feature:{n}")
+                          for n, status in enumerate(statuses))
+        return Report({}, (RuleResult("ti4:2.4", Status.FLAKY, "", scenarios),))
+
+    assert nothing_tested(report(Status.FLAKY)) is None
+    assert nothing_tested(report(Status.FLAKY, Status.UNSUPPORTED)) is None
+    assert nothing_tested(report(Status.UNSUPPORTED)) is not None

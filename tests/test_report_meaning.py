@@ -22,9 +22,15 @@ digests of what they rendered when they were stored. The reports were written by
         --rule ti4:note-2 --rule ti4:2.4 --expectations known.yaml --json known-failing.json
 
 (a blocked chain and rulings, EU rulings, an engine that lacks most capabilities, known
-failures that pass and that fail). Cucumber Messages is left out: it reads the feature files
-the report names, which change as scenarios are written. When a format is changed on
-purpose, ``python tests/test_report_meaning.py`` writes the new digests.
+failures that pass and that fail). Cucumber Messages reads the feature files a report names,
+which change as scenarios are written: it reads them as they were when the reports were
+written (``features.tar.gz``: the bundled files they name, at 6c5d5ed; a committee's file
+named by an absolute path is not at hand, and is written from the report's steps, as on any
+machine without it), and two things in its output are normalised, as they are not the
+report's: each ``timestamp`` (the clock when the file is written, plus the durations; the
+durations themselves are compared) and the ``meta`` envelope's Python, OS, CPU and
+rules-oracle version (the machine's). When a format is changed on purpose,
+``python tests/test_report_meaning.py`` writes the new digests.
 """
 
 from __future__ import annotations
@@ -32,27 +38,62 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import tarfile
+import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from oracle.report import Report
-from oracle.report.formats import formats
+from oracle.report.formats import cucumber_messages, formats
 
 DATA = Path(__file__).resolve().parent / "data" / "report-formats"
 DIGESTS = DATA / "renders.sha256.json"
 REPORTS = sorted(p.name.removesuffix(".json.gz") for p in DATA.glob("*.json.gz"))
-LEFT_OUT = {"cucumber_messages"}
+FEATURES = DATA / "features.tar.gz"
+MACHINE = ("runtime", "os", "cpu")
+"""The ``meta`` envelope's fields that describe the machine writing the file."""
 
 
 def stored(name: str) -> Report:
     return Report.from_json(json.loads(gzip.decompress((DATA / f"{name}.json.gz").read_bytes())))
 
 
+def normalised(ndjson: str) -> str:
+    """Cucumber Messages with the clock and the machine left out (see the module's doc)."""
+    def scrub(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: "TIME" if k == "timestamp" else scrub(v) for k, v in value.items()}
+        return [scrub(v) for v in value] if isinstance(value, list) else value
+
+    lines = []
+    for line in ndjson.splitlines():
+        envelope = scrub(json.loads(line))
+        if "meta" in envelope:
+            meta = envelope["meta"]
+            meta.update(dict.fromkeys(MACHINE, "MACHINE"))
+            meta["implementation"]["version"] = "VERSION"
+        lines.append(json.dumps(envelope, sort_keys=True))
+    return "\n".join(lines)
+
+
 def digests() -> dict[str, dict[str, str]]:
-    return {name: {f: hashlib.sha256(fmt.render(stored(name)).encode()).hexdigest()
-                   for f, fmt in formats().items() if f not in LEFT_OUT}
-            for name in REPORTS}
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(FEATURES) as archive:
+            archive.extractall(tmp, filter="data")
+        folder = Path(tmp)
+
+        def stored_feature(uri: str) -> Path | None:
+            path = folder / uri
+            return path if not Path(uri).is_absolute() and path.is_file() else None
+
+        with mock.patch.object(cucumber_messages, "_find", stored_feature):
+            return {name: {f: hashlib.sha256(
+                (normalised(fmt.render(stored(name))) if f == "cucumber_messages"
+                 else fmt.render(stored(name))).encode()).hexdigest()
+                for f, fmt in formats().items()}
+                for name in REPORTS}
 
 
 @pytest.mark.parametrize("name", REPORTS)

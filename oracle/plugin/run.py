@@ -338,10 +338,7 @@ class OracleRun:
                               "above), so no scenario ran on it")
             return Exit.USAGE
         if status in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
-            verdicts = self.sink.verdicts
-            unsupported = [v for v in verdicts if v.status == Status.UNSUPPORTED]
-            empty = nothing_tested([v.status for v in verdicts],
-                                   unsupported[0].message if unsupported else "")
+            empty = nothing_tested(report)
             if empty:
                 self.notes.append(empty)
                 return Exit.NOTHING_TESTED

@@ -8,10 +8,9 @@ pass but its own exit status.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import IntEnum
 
-from oracle.report.model import TESTED, Report, Status
+from oracle.report.model import Report, Status
 
 
 class Exit(IntEnum):
@@ -46,20 +45,22 @@ exit status:
        requested paths as NAME.interrupted.EXT and say so on their first line"""
 
 
-def nothing_tested(statuses: Iterable[Status], first_reason: str = "") -> str | None:
-    """Why a run with these scenario statuses tested nothing, or None if it tested some."""
-    statuses = list(statuses)
-    if any(s in TESTED for s in statuses):
+def nothing_tested(report: Report) -> str | None:
+    """Why a run tested nothing (``Report.ran``: no scenario of its report ran on the
+    engine), or None if it tested some."""
+    if report.ran():
         return None
-    if not statuses:
+    scenarios = report.scenarios()
+    if not scenarios:
         return ("nothing was tested: no scenario ran. Check --rule, -k, --shard and the "
                 "paths given (in an engine's repository, run pytest without paths, or pass "
                 "the features folder)")
-    if set(statuses) == {Status.UNTESTABLE}:
-        return (f"nothing was tested: each of the {len(statuses)} selected scenarios cites a "
+    if all(s.status == Status.UNTESTABLE for s in scenarios):
+        return (f"nothing was tested: each of the {len(scenarios)} selected scenarios cites a "
                 "sentence the run's edition lacks (--edition): untestable as of it")
-    why = f" The first says: {first_reason}" if first_reason else ""
-    return (f"nothing was tested: the engine supports none of the {len(statuses)} selected "
+    unsupported = report.unsupported()
+    why = f" The first says: {unsupported[0].message}" if unsupported else ""
+    return (f"nothing was tested: the engine supports none of the {len(scenarios)} selected "
             "scenarios (every one is unsupported). Start with setup and observe, then declare "
             "the capabilities the engine has in its 'described' reply (docs/adapters.md; "
             f"docs/protocol.md, \"Capabilities\").{why}")
@@ -93,14 +94,13 @@ def judge(report: Report, require_coverage: float | None = None,
     """The exit status a report earns on its own, and the notes that explain it."""
     if report.interrupted:
         return Exit.INTERRUPTED, ["the run was interrupted: the report is partial"]
-    scenarios = [s for r in report.rules for s in r.scenarios]
-    empty = nothing_tested([s.status for s in scenarios],
-                           next((s.message for s in scenarios), ""))
+    empty = nothing_tested(report)
     if empty:
         return Exit.NOTHING_TESTED, [empty]
     if not report.conforms:
         return Exit.FAILED, []
-    uncharged = {s.name for s in scenarios if s.uncharged and s.status == Status.ERROR}
+    uncharged = {s.name for r in report.rules for s in r.scenarios
+                 if s.uncharged and s.status == Status.ERROR}
     if uncharged:
         return Exit.FAILED, [f"{len(uncharged)} scenario(s) ended error charged to no rule: "
                              "the engine did what no sentence of the rules speaks of (a "

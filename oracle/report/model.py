@@ -417,6 +417,22 @@ class RuleResult:
         """How many of its scenarios fail or error (failures charged to it included)."""
         return self.count(*FAILING)
 
+    def blocked(self) -> tuple[ScenarioResult, ...]:
+        """Its scenarios that tripped over another rule's failure first (``blocked_by``)."""
+        return tuple(s for s in self.scenarios if s.status == Status.BLOCKED)
+
+    def flaky(self) -> tuple[ScenarioResult, ...]:
+        """Its scenarios whose runs ended differently (``--repeat N``; ``outcomes``)."""
+        return tuple(s for s in self.scenarios if s.status == Status.FLAKY)
+
+    def unsupported(self) -> tuple[ScenarioResult, ...]:
+        """Its scenarios the engine could not play (not run; the message says why)."""
+        return tuple(s for s in self.scenarios if s.status == Status.UNSUPPORTED)
+
+    def explored(self) -> tuple[ScenarioResult, ...]:
+        """Its exploration verdicts (``--explore``: an invariant and how often it held)."""
+        return tuple(s for s in self.scenarios if s.exercised is not None)
+
     def own(self) -> tuple[ScenarioResult, ...]:
         """The scenarios written for this rule (not the failures other rules' blocked
         scenarios charge to it)."""
@@ -508,6 +524,20 @@ class Report:
         """Whether any scenario deciding an applicable rule ran on the engine."""
         return any(s.status in TESTED for r in self.applicable() for s in r.deciding())
 
+    def scenarios(self) -> list[ScenarioResult]:
+        """Every scenario of the report once (``unique_scenarios``): the rules' own, then
+        their rulings'; a charge is not a scenario of its own."""
+        return unique_scenarios(self.rules)
+
+    def unsupported(self) -> list[ScenarioResult]:
+        """Every scenario the engine could not play, once (rulings' too)."""
+        return [s for s in self.scenarios() if s.status == Status.UNSUPPORTED]
+
+    def ran(self) -> bool:
+        """Whether any scenario of the report ran on the engine (``TESTED``: it passed,
+        failed, errored, was blocked, known to fail or flaky), a probe's too."""
+        return any(s.status in TESTED for s in self.scenarios())
+
     def failures(self) -> list[tuple[RuleResult, ScenarioResult]]:
         """Every failing scenario with the rule it is charged to: the rules' own and the
         failures charged to them, then their official rulings'."""
@@ -518,7 +548,7 @@ class Report:
     def blocked(self) -> list[tuple[RuleResult, ScenarioResult]]:
         """Every blocked scenario under its own rule; ``blocked_by`` names the rule it
         charges, where the charge is listed (``charged_from``)."""
-        return [(r, s) for r in self.rules for s in r.scenarios if s.status == Status.BLOCKED]
+        return [(r, s) for r in self.rules for s in r.blocked()]
 
     def each_scenario(self) -> Iterator[tuple[RuleResult, ScenarioResult, RulingResult | None]]:
         """Every scenario under each rule it was written for (its own line, not a charge),

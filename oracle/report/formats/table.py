@@ -16,7 +16,6 @@ from oracle.report.model import (
     RuleResult,
     ScenarioResult,
     Status,
-    unique_scenarios,
 )
 from oracle.report.repeats import outcomes_text
 from oracle.report.trend import Trend, change_text
@@ -91,8 +90,7 @@ def rule_notes(r: RuleResult) -> list[str]:
         notes.append(f"added by ruling {r.added_by} (not in the rules text)")
     if untested := untested_note(r):
         notes.append(untested)
-    notes += [blocked(s) if s.status == Status.BLOCKED else explored(s) for s in r.scenarios
-              if s.status == Status.BLOCKED or s.exercised is not None]
+    notes += [*(blocked(s) for s in r.blocked()), *(explored(s) for s in r.explored())]
     notes += flaky_notes(r)
     for g in r.rulings:
         probe = ", a probe: counts for nothing" if g.probe else ""
@@ -115,7 +113,7 @@ def blocked(s: ScenarioResult) -> str:
 def flaky_notes(r: RuleResult, limit: int = 5) -> list[str]:
     """The rule's flaky scenarios (``--repeat N``): how their runs ended, the first
     ``limit`` of them."""
-    found = [s for s in r.scenarios if s.status == Status.FLAKY]
+    found = r.flaky()
     notes = [f"flaky ({outcomes_text(s.outcomes)} of {len(s.outcomes)} runs): {s.name}"
              for s in found[:limit]]
     if len(found) > limit:
@@ -129,7 +127,7 @@ def untested_note(r: RuleResult) -> str:
     rule's reason, or how many of its scenarios were not run and why the first was not."""
     if r.status in (Status.UNTESTABLE, Status.UNSUPPORTED) and r.reason:
         return r.reason
-    unsupported = [s for s in r.scenarios if s.status == Status.UNSUPPORTED]
+    unsupported = r.unsupported()
     if unsupported:
         return (f"{len(unsupported)} of {len(r.scenarios)} scenarios not run (unsupported): "
                 f"{_last_line(unsupported[0].message)}")
@@ -150,22 +148,18 @@ def unsupported_summary(report: Report, width: int = 100, limit: int = 6) -> lis
     (what to give the engine next), then the other reasons. When nothing at all ran, say so
     plainly, so that an adapter that answers ``unsupported`` to everything is not mistaken
     for a conforming engine."""
-    seen = unique_scenarios(report.rules)  # the rulings' scenarios too
+    unsupported = report.unsupported()  # the rulings' scenarios too
     wanted: Counter[str] = Counter()
     other: Counter[str] = Counter()
-    total = 0
-    for s in seen:
-        if s.status != Status.UNSUPPORTED:
-            continue
-        total += 1
+    for s in unsupported:
         reason = _last_line(s.message)
         if reason.startswith(LACKS):
             wanted.update(reason.removeprefix(LACKS).split(", "))
         else:
             other[reason] += 1
-    if not total:
+    if not unsupported:
         return []
-    lines = [f"unsupported: {total} of {len(seen)} scenarios (not run)"]
+    lines = [f"unsupported: {len(unsupported)} of {len(report.scenarios())} scenarios (not run)"]
     for title, counts in (
             ("the capabilities they wait for, most wanted first (a scenario may wait for "
              "several)", wanted),
