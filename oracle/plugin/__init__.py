@@ -2,9 +2,11 @@
 
 Registered through the ``pytest11`` entry point, so it is always loaded, and inert until an
 engine is named (``--oracle-engine`` or the ``oracle_engine`` ini setting; ``rules-oracle
-run`` names one). Then ``pytest_configure`` builds the run's state (``run.OracleRun``) from
-the options and registers it, and that object checks the suite, selects scenarios, collects
-verdicts and writes the reports. The rest forwards in a line or two:
+run`` names one). Then ``pytest_configure`` parses the options into the run's state
+(``run.OracleRun``: ``settings.Settings``, nothing read from the file system yet) and
+registers it; when the session starts that object finds the games and the engine, and it
+checks the suite, selects scenarios, collects verdicts and writes the reports. The rest
+forwards in a line or two:
 
 - ``collect``: feature files become test modules, each with its game's steps;
 - ``verdicts``: a finished scenario becomes a verdict riding on its report;
@@ -14,7 +16,7 @@ verdicts and writes the reports. The rest forwards in a line or two:
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +48,11 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     config.stash[run_key] = run
     config.pluginmanager.register(run, "rules-oracle-run")
-    if not run.bdd_public:  # pytest-bdd checked, each scenario run by oracle.plugin.bdd
+    if not run.settings.bdd_public:  # pytest-bdd checked, each scenario run by oracle.plugin.bdd
         bdd.install(config)
         run.scenario_test = bdd.scenario_test
     run.gc.pause()  # until the tests start: checking and collecting make no garbage
-    roots = [str(r) for r in run.selection.roots]
+    roots = [str(r) for r in run.settings.roots]
     source = config.args_source
     if source == pytest.Config.ArgsSource.INVOCATION_DIR or not config.args:
         config.args = roots
@@ -59,10 +61,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args = [*config.args, *roots]
     else:  # paths given: if none holds scenarios and the engine is only the ini's, stand by
         run.asked = bool(config.getoption(options.ENGINE.dest)) or any(
-            _reaches(arg, run.selection.roots) for arg in config.args)
+            _reaches(arg, run.settings.roots) for arg in config.args)
 
 
-def _reaches(arg: str, roots: list[Path]) -> bool:
+def _reaches(arg: str, roots: Sequence[Path]) -> bool:
     """Whether a pytest argument (a path, maybe with ``::``) is or holds a features folder."""
     path = Path(arg.split("::")[0]).resolve()
     return any(path.is_relative_to(r) or r.is_relative_to(path) for r in roots)
@@ -121,10 +123,10 @@ def pytest_bdd_step_error(request: pytest.FixtureRequest, feature: Any, scenario
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """``--repeat N``: each scenario's test runs N times, as N tests (``collect.REPEAT_ARG``)."""
     run = metafunc.config.stash.get(run_key, None)
-    if run is not None and run.repeat > 1 and collect.REPEAT_ARG in metafunc.fixturenames:
-        metafunc.parametrize(collect.REPEAT_ARG, range(1, run.repeat + 1),
-                             ids=[verdicts.repeat_id(n, run.repeat)
-                                  for n in range(1, run.repeat + 1)])
+    repeat = run.settings.repeat if run is not None else 1
+    if repeat > 1 and collect.REPEAT_ARG in metafunc.fixturenames:
+        metafunc.parametrize(collect.REPEAT_ARG, range(1, repeat + 1),
+                             ids=[verdicts.repeat_id(n, repeat) for n in range(1, repeat + 1)])
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
@@ -132,7 +134,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     run = config.stash.get(run_key, None)
     if run is None:
         return
-    if run.explore:
+    if run.settings.explore:
         items += collect.explore_items(run, session)
     selection = run.selection
     keep: list[pytest.Item] = []

@@ -91,7 +91,7 @@ class FeatureFile(pytest.Module):
                 # its test with them, in order), each row's runs together (--repeat N):
                 # the n-th is the (n // N)-th row.
                 n = seen[ref.test] = seen.get(ref.test, -1) + 1
-                item.stash[scenario_key] = (ref, n // run.repeat)
+                item.stash[scenario_key] = (ref, n // run.settings.repeat)
         return items
 
     def _module(self, run: OracleRun) -> tuple[types.ModuleType, dict[str, ScenarioRef]]:
@@ -107,7 +107,7 @@ class FeatureFile(pytest.Module):
             dispatch.define_in(module)
         scenarios: dict[str, ScenarioRef] = {}
         make = run.scenario_test or public_scenario_test
-        body = _finish if run.repeat == 1 else _finish_repeated
+        body = _finish if run.settings.repeat == 1 else _finish_repeated
         names = test_names(path)  # over every scenario: a test's name (and seed) is the same
         for scenario in read_feature(path).scenarios:  # whatever the selection
             if chosen.retired(scenario):
@@ -124,7 +124,8 @@ class FeatureFile(pytest.Module):
 def explore_items(run: OracleRun, session: pytest.Session) -> list[pytest.Item]:
     """One exploration item per game that has an exploration model."""
     return [ExploreItem.from_parent(session, name=f"explore[{game.id}]", game=game,
-                                    examples=run.explore_examples, out_dir=run.explore_out)
+                                    examples=run.settings.explore_examples,
+                                    out_dir=run.settings.explore_out)
             for game in run.selection.selected_games() if game.explore]
 
 
@@ -146,8 +147,8 @@ class ExploreItem(pytest.Item):
         info = client.info()
         if self.game.id not in info.games:
             raise EngineLacks(f"engine {info.name!r} does not play {self.game.id!r}")
-        result = explore(self.game, client, run.seed, default_budget(self.examples),
-                         progress=None if run.is_worker else self._progress)
+        result = explore(self.game, client, run.settings.seed, default_budget(self.examples),
+                         progress=None if run.settings.is_worker else self._progress)
         engine = tuple(sorted({"name": info.name, "version": info.version,
                                "label": client.label}.items()))
         for verdict in explore_verdicts(self.game.id, result, engine):

@@ -1,12 +1,14 @@
 """The state of one oracle run, kept in ``config.stash`` (like pytest's junitxml ``LogXML``).
 
-``OracleRun`` is built from the options (``OracleRun.from_config``) and holds four parts,
-each a module of its own with one job: the selection (``oracle.plugin.selection``: the games
-and what of them runs), the engine pool (``oracle.plugin.pool``), the verdict sink
-(``oracle.plugin.sink``) and the garbage collector policy (``oracle.plugin.gcpolicy``). Its
-hook methods say when each acts; what is left here is the run's own: checking the suite,
-judging the exit status, the terminal summary and writing the reports. Only the controller
-(never an xdist worker) checks the suite and writes reports.
+``OracleRun`` is built from the options alone (``OracleRun.from_config``: ``Settings``, in
+``pytest_configure``); when the session starts it finds what they name (``start``) and then
+holds four parts, each a module of its own with one job: the selection
+(``oracle.plugin.selection``: the games and what of them runs), the engine pool
+(``oracle.plugin.pool``), the verdict sink (``oracle.plugin.sink``) and the garbage
+collector policy (``oracle.plugin.gcpolicy``). Its hook methods say when each acts; what is
+left here is the run's own: checking the suite, judging the exit status, the terminal
+summary and writing the reports. Only the controller (never an xdist worker) checks the
+suite and writes reports.
 """
 
 from __future__ import annotations
@@ -14,25 +16,24 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from oracle import options as run_options
-from oracle.engines import ConnectOptions, EngineSpec, EngineSpecError
-from oracle.engines.spec import DEFAULT_TIMEOUT
+from oracle.engines import EngineSpecError
 from oracle.plugin.breaker import NOT_RUN_PROPERTY, report_not_run
 from oracle.plugin.gcpolicy import GcPolicy
 from oracle.plugin.pool import EnginePool
 from oracle.plugin.selection import Selection
+from oracle.plugin.settings import Settings
 from oracle.plugin.sink import ORDER_PROPERTY, VerdictSink, order_key
 from oracle.plugin.verdicts import rules_of, untraced_report
 from oracle.report import Report, ReportFileError, Status, build_report
 from oracle.report.expectations import Expectations, ExpectationsError, load_expectations
-from oracle.report.formats import file_formats, formats
+from oracle.report.formats import formats
 from oracle.report.formats.table import counts, engine_line, render_table, unsupported_summary
 from oracle.report.judge import (
     Exit,
@@ -47,7 +48,6 @@ from oracle.scenario.seeds import scenario_seed
 from oracle.suite import checked as suite_checked
 from oracle.suite import editions as run_editions
 from oracle.suite.catalog import CatalogFileError
-from oracle.suite.games import feature_roots
 from oracle.suite.lint import check_suite
 
 __all__ = ["ORDER_PROPERTY", "OracleRun", "order_key", "run_key"]
@@ -57,38 +57,23 @@ run_key = pytest.StashKey["OracleRun"]()
 
 @dataclass(eq=False)  # a plugin object: hashed by identity
 class OracleRun:
-    """One run: its options, the selection (``selection``), the engines (``pool``), the
-    verdicts received (``sink``), the garbage collector policy (``gc``), and what happened;
-    its hook methods say when each part acts."""
+    """One run: its options (``settings``), the selection (``selection``), the engines
+    (``pool``), the verdicts received (``sink``), the garbage collector policy (``gc``), and
+    what happened; its hook methods say when each part acts."""
 
-    spec: EngineSpec
-    selection: Selection
-    pool: EnginePool
-    seed: int = 0
-    outputs: dict[str, Path] = field(default_factory=dict)  # format name -> path
-    is_worker: bool = False
+    settings: Settings
+    #: The games and what of them runs: discovered when the session starts (``start``).
+    selection: Selection = field(init=False)
+    #: The engines: opened when the session starts, after the selection (``start``).
+    pool: EnginePool = field(init=False)
     expectations: Expectations | None = None
-    strict_expectations: bool = False
-    explore: bool = False
-    explore_examples: int = 60
-    explore_out: str | None = None
-    require_coverage: float | None = None
-    #: Show rule texts in this language where catalogs have it (``--lang ru``).
-    lang: str | None = None
-    #: Run scenarios through pytest-bdd's public API only (``--bdd-public``); else the
-    #: plugin sets ``scenario_test`` to ``oracle.plugin.bdd``'s once pytest-bdd is checked.
-    bdd_public: bool = False
     #: How a scenario's test is made: (path, scenario name, body) -> test function; None is
-    #: pytest-bdd's own ``scenario`` (``oracle.plugin.collect.public_scenario_test``).
+    #: pytest-bdd's own ``scenario`` (``oracle.plugin.collect.public_scenario_test``). The
+    #: plugin sets ``oracle.plugin.bdd``'s once pytest-bdd is checked (not ``--bdd-public``).
     scenario_test: Callable[..., Any] | None = None
-    #: Every option's value by name, for the reproduce command of a failure.
-    values: dict[str, Any] = field(default_factory=dict)
     #: False when plain pytest was pointed at other tests with the engine named only in the
     #: ini file: then the oracle stays out of the way (no table, no exit status of its own).
     asked: bool = True
-    #: How many times each scenario runs (``--repeat N``): its verdicts are made one, and
-    #: ``flaky`` where they differ (``oracle.report.repeats``).
-    repeat: int = 1
     #: When the run started (ISO 8601, UTC), for the report (a trend orders runs by it).
     started: str | None = None
     interrupted: bool = False
@@ -101,58 +86,41 @@ class OracleRun:
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> OracleRun | None:
-        """The run the options ask for, or None when no engine is named (the plugin is inert).
+        """The run the options ask for, or None when no engine is named (the plugin is
+        inert): the options parsed (``Settings``), nothing read from the file system yet."""
+        settings = Settings.from_config(config)
+        return cls(settings) if settings is not None else None
 
-        Bad input (an unknown engine, game or rule, a broken manifest or expectations file,
-        an engine that cannot be made, a report path that cannot be written) is a
+    def start(self, config: pytest.Config) -> None:
+        """What the options name, found and checked when the session starts (on every
+        process: an xdist worker needs the games and the engine too): the games and the
+        selection, the engine (an in-process one made now, once: the one the run uses), the
+        report paths, the expectations.
+
+        Bad input (an unknown game or rule, a broken manifest or expectations file, an
+        engine that cannot be made, a report path that cannot be written) is a
         ``pytest.UsageError`` that says what to write instead.
         """
-        values = run_options.read(config)
-        if not values["engine"]:
-            return None
-        if values["explore_out"] and not values["explore"]:
-            raise pytest.UsageError("--explore-out DIR writes exploration counterexamples, so "
-                                    "it needs --explore; add --explore, or leave it out")
-        roots = feature_roots(values["features"])
-        is_worker = hasattr(config, "workerinput")
+        settings = self.settings
         try:
-            spec = EngineSpec.parse(values["engine"])
-            shard = tuple(int(n) for n in values["shard"].split("/")) \
-                if values["shard"] else None
-            selection = Selection.discover(
-                roots, rules=values["rule"], shard=shard,  # type: ignore[arg-type]
-                all_games=values["all_games"], editions=values.get("edition") or (),
-                lang=values.get("lang"), rerun_failed=values["rerun_failed"],
-                rule_flag=run_options.spelled(config, "rule"),
-                lang_flag=run_options.spelled(config, "lang"))
-            games = selection.games
-            pool = EnginePool.open(spec, games, ConnectOptions(
-                timeout=values["timeout"] or DEFAULT_TIMEOUT,
-                startup_timeout=values["startup_timeout"],
-                strict=_strict(values["strict_protocol"])), values["max_timeouts"])
-            outputs = {f.name: Path(values[f.name]) for f in file_formats()
-                       if values.get(f.name)}
-            if not is_worker:
-                _check_output_paths(config, outputs)
-            run = cls(
-                spec=spec, selection=selection, pool=pool, seed=values["seed"],
-                outputs=outputs, is_worker=is_worker,
-                strict_expectations=values["strict_expectations"],
-                explore=values["explore"], explore_examples=values["explore_examples"],
-                explore_out=values["explore_out"],
-                require_coverage=values["require_coverage"], values=values,
-                lang=values.get("lang"), bdd_public=values["bdd_public"],
-                repeat=values["repeat"] or 1,
-            )
-            if values["expectations"]:
-                run.expectations = load_expectations(
-                    Path(values["expectations"]),
+            self.selection = Selection.discover(
+                list(settings.roots), rules=list(settings.rules), shard=settings.shard,
+                all_games=settings.all_games, editions=settings.editions,
+                lang=settings.lang, rerun_failed=settings.rerun_failed,
+                rule_flag=settings.rule_flag, lang_flag=settings.lang_flag)
+            games = self.selection.games
+            self.pool = EnginePool.open(settings.spec, games, settings.connect,
+                                        settings.max_timeouts)
+            if not settings.is_worker:
+                _check_output_paths(config, settings.outputs)
+            if settings.expectations:
+                self.expectations = load_expectations(
+                    settings.expectations,
                     [i for g in games.values() for i in g.catalog.ids()]
-                    + sorted(selection.rulings.added_ids()))
+                    + sorted(self.selection.rulings.added_ids()))
         except (EngineSpecError, CatalogFileError, ExpectationsError, OutputError,
                 ReportFileError) as exc:
             raise pytest.UsageError(str(exc)) from exc
-        return run
 
     # -- the scenarios and their engines ---------------------------------------------------------
 
@@ -161,7 +129,7 @@ class OracleRun:
         (``EnginePool.start``): an engine that fails here is diagnosed once, and its
         scenarios are not run (``not_run``)."""
         games = (self.selection.game_of_item(item) for item in session.items)
-        writer = None if self.is_worker else session.config.get_terminal_writer()
+        writer = None if self.settings.is_worker else session.config.get_terminal_writer()
         self.pool.start((g for g in games if g is not None), writer)
 
     def not_run(self, item: pytest.Item) -> bool:
@@ -178,23 +146,27 @@ class OracleRun:
         return True
 
     def scenario_seed(self, game: str, name: str) -> int:
-        return scenario_seed(self.seed, game, name)
+        return scenario_seed(self.settings.seed, game, name)
 
     def header(self) -> str:
-        chosen = self.selection
+        chosen, settings = self.selection, self.settings
         shard = f", shard {chosen.shard[0]}/{chosen.shard[1]}" if chosen.shard else ""
         note = f"\nrules-oracle: {chosen.features_note}" if chosen.features_note else ""
         editions = "".join(f", {g} as of edition {e.name}" for g, e in chosen.editions.items())
         note += f"\nrules-oracle: {chosen.rerun_note}" if chosen.rerun_note else ""
-        repeat = f", each scenario {self.repeat} times" if self.repeat > 1 else ""
-        return (f"rules-oracle: engine {self.spec}, games {', '.join(chosen.games)}, seed "
-                f"{self.seed}{shard}{editions}{repeat} ({time.strftime('%Y-%m-%d')}){note}")
+        repeat = f", each scenario {settings.repeat} times" if settings.repeat > 1 else ""
+        return (f"rules-oracle: engine {settings.spec}, games {', '.join(chosen.games)}, seed "
+                f"{settings.seed}{shard}{editions}{repeat} ({time.strftime('%Y-%m-%d')}){note}")
 
     # -- hooks (registered as a plugin) -------------------------------------------------------
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """Refuse, before anything runs, a suite that would lose a rule silently."""
-        if self.is_worker:
+        """The games, the selection and the engine, found when the session starts
+        (``start``; before xdist starts its workers, which do the same); then, on the
+        controller, refuse before anything runs a suite that would lose a rule silently."""
+        self.start(session.config)
+        if self.settings.is_worker:
             return
         self.started = datetime.datetime.now(datetime.UTC).isoformat(
             timespec="seconds").replace("+00:00", "Z")
@@ -267,21 +239,21 @@ class OracleRun:
         chosen = self.selection
         catalogs = [run_editions.edition_catalog(g.catalog, chosen.editions[g.id])
                     if g.id in chosen.editions else g.catalog for g in chosen.report_games()]
-        engine = {"spec": str(self.spec), "seed": self.seed,
+        engine = {"spec": str(self.settings.spec), "seed": self.settings.seed,
                   "games": dict(sorted(self.sink.engines.items())),
                   **({"editions": {g: e.name for g, e in sorted(chosen.editions.items())}}
                      if chosen.editions else {})}
         known = self.expectations.whole_rules() if self.expectations else set()
-        report = build_report(catalogs, self.sink.in_order(self.repeat), engine,
+        report = build_report(catalogs, self.sink.in_order(self.settings.repeat), engine,
                               chosen.selected, known, chosen.rulings, chosen.short_path,
-                              self.lang)
+                              self.settings.lang)
         self.report = dataclasses.replace(report, interrupted=self.interrupted,
                                           shard=chosen.shard,  # type: ignore[arg-type]
-                                          started=self.started, repeat=self.repeat)
+                                          started=self.started, repeat=self.settings.repeat)
         return self.report
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        if self.is_worker or (not self.asked and not self.sink.verdicts):
+        if self.settings.is_worker or (not self.asked and not self.sink.verdicts):
             return
         report = self.report or self.build()
         terminalreporter.section("rules-oracle conformance")
@@ -302,7 +274,7 @@ class OracleRun:
         if stale:
             where = self.expectations.path if self.expectations else "the expectations file"
             strict = " (--strict-expectations: this fails the run)" \
-                if self.strict_expectations else ""
+                if self.settings.strict_expectations else ""
             terminalreporter.line(f"known failures that pass now, remove them from {where}"
                                   f"{strict}: {', '.join(stale)}")
         stale = [s for s in unique_scenarios(report.rules) if s.stale]
@@ -315,7 +287,7 @@ class OracleRun:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.pool.close()
-        if self.is_worker:
+        if self.settings.is_worker:
             return
         report = self.report or self.build()
         if not self.asked and not self.sink.verdicts:
@@ -344,15 +316,15 @@ class OracleRun:
                 return Exit.NOTHING_TESTED
         if status != pytest.ExitCode.OK:
             return status
-        if stale_expectations(report) and self.strict_expectations:
+        if stale_expectations(report) and self.settings.strict_expectations:
             return pytest.ExitCode.TESTS_FAILED  # stale known failures
         if any(r.status == Status.FLAKY for r in report.rules):
             return pytest.ExitCode.TESTS_FAILED  # some runs passed, pytest saw no failure
-        if self.selection.shard and self.require_coverage is not None:
+        if self.selection.shard and self.settings.require_coverage is not None:
             self.notes.append("--require-coverage is judged on the whole run: pass it to "
                               "'rules-oracle combine' with the shards' reports")
             return status
-        short = coverage_shortfall(report, self.require_coverage)
+        short = coverage_shortfall(report, self.settings.require_coverage)
         if short:
             self.notes.append(short)
             return pytest.ExitCode.TESTS_FAILED
@@ -362,7 +334,7 @@ class OracleRun:
         """Write every requested format (an interrupted run's beside the requested path);
         True when all were written. A failure is said, and the other formats still go out."""
         ok = True
-        for name, path in self.outputs.items():
+        for name, path in self.settings.outputs.items():
             target = interrupted_path(path) if report.interrupted else path
             try:
                 chosen = formats()[name]
@@ -396,19 +368,9 @@ def _distributes(config: pytest.Config) -> bool:
     return config.pluginmanager.has_plugin("dsession")
 
 
-def _strict(wanted: bool) -> bool:
-    """``--strict-protocol``, refused where the validator cannot be loaded."""
-    if wanted:
-        from oracle.protocol import validate
-
-        try:
-            validate.validator("reply")
-        except ImportError as exc:
-            raise pytest.UsageError(f"--oracle-strict-protocol: {exc}") from exc
-    return bool(wanted)
 
 
-def _check_output_paths(config: pytest.Config, outputs: dict[str, Path]) -> None:
+def _check_output_paths(config: pytest.Config, outputs: Mapping[str, Path]) -> None:
     """Every report path (ours and pytest's own --junitxml) writable, none shared."""
     named = {f"--{name.replace('_', '-')}": path for name, path in outputs.items()}
     xmlpath = getattr(config.option, "xmlpath", None)

@@ -81,7 +81,7 @@ class Streamer:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         run = self.config.stash.get(run_key, None)
-        self.places = places(session.items, run.selection.roots if run else [])
+        self.places = places(session.items, run.settings.roots if run else [])
         self._line({"collected": len(session.items)})
 
     @pytest.hookimpl(trylast=True)

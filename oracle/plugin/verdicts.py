@@ -292,7 +292,7 @@ def expected(run: OracleRun, report: pytest.TestReport,
     why = entry.where(run.expectations.path)
     if verdict.status == Status.XFAIL:
         report.outcome, report.wasxfail = "skipped", why  # type: ignore[attr-defined]
-    elif run.strict_expectations:
+    elif run.settings.strict_expectations:
         report.outcome = "failed"
         report.longrepr = (f"[XPASS(strict)] {why}: it passes now; remove the entry at "
                            f"{run.expectations.path}:{entry.line}")
@@ -309,9 +309,9 @@ def reproduce(run: OracleRun, rules: list[str], item: pytest.Item,
     game = rules[0].partition(":")[0]
     seed = world.seed if world else run.scenario_seed(game, unrepeated(item.name))
     test = getattr(item, "originalname", None) or item.name
-    command = ["rules-oracle", "run", *options.reproduce_args(run.values),
+    command = ["rules-oracle", "run", *options.reproduce_args(run.settings.values),
                "--rule", rules[0], "-k", test]
-    lines = ["", f"engine {run.spec}, scenario seed {seed} (run seed {run.seed})",
+    lines = ["", f"engine {run.settings.spec}, scenario seed {seed} (run seed {run.settings.seed})",
              f"reproduce: {shlex.join(command)}"]
     if world is not None and world.client.transcript:
         lines.append(EXCHANGES)
