@@ -3,7 +3,7 @@
 Why: a map that omits a module, or a how-to whose commands no longer print what it shows,
 costs a newcomer the hour it promises to save, and nobody notices until then. So
 ``docs/architecture.md``'s tree must name every module of ``oracle/`` (each game's own
-package aside: docs/adding-a-game.md gives its shape), and the how-tos are run here as a
+package's too, in an entry of its own under ``games/``), and the how-tos are run here as a
 reader would: docs/adapters.md's commands and code in order, in a scratch folder, each
 command's output as the page shows it (its cuts aside); docs/adding-a-game.md's YAML against
 the bundled game it quotes, and its commands.
@@ -26,32 +26,49 @@ ORACLE = ROOT / "oracle"
 
 def tree_entries(text: str) -> dict[str, tuple[int, str]]:
     """The tree block of docs/architecture.md: each entry under ``oracle/`` (``suite/``,
-    ``options.py``), with its first line's number and its text, continuation lines too."""
+    ``options.py``) and each folder entry nested under one, two spaces deeper per level
+    (``games/ti4/``, ``games/ti4/engine/``), with its first line's number and its own text,
+    continuation lines too."""
     entries: dict[str, tuple[int, str]] = {}
     current = None
+    stack: list[str] = []
     start = text.index("```\n") + 4
     first_line = text[:start].count("\n") + 1
     for number, line in enumerate(text[start:text.index("```", start)].splitlines(),
                                   first_line):
-        entry = re.match(r"^  (\S+)", line)
-        if entry:
-            current = entry.group(1)
-            entries[current] = (number, line)
+        entry = re.match(r"^( +)(\S+)", line)
+        indent = len(entry.group(1)) if entry else 0
+        if entry and indent == 2:
+            stack = [entry.group(2)]
+        elif (entry and stack and 2 < indent < DESCRIPTIONS and indent % 2 == 0
+              and entry.group(2).endswith("/") and indent // 2 - 1 <= len(stack)):
+            stack = [*stack[:indent // 2 - 1], entry.group(2)]
         elif current and line.startswith("   "):
             entries[current] = (entries[current][0], entries[current][1] + "\n" + line)
+            continue
         else:
-            current = None
+            current, stack = None, []
+            continue
+        current = "".join(stack)
+        entries[current] = (number, line)
     return entries
 
 
+DESCRIPTIONS = 17
+"""The column the tree's descriptions start at: a line indented less names an entry."""
+
+
 def unnamed_modules(text: str) -> list[str]:
-    """The modules of ``oracle/`` the tree does not name, each with where to add it."""
+    """The modules of ``oracle/`` the tree does not name, each with where to add it.
+
+    A module is named in the entry of the nearest folder above it that has one: by its file
+    name in a nested entry (``games/ti4/engine/``), by its name (or, in a sub-package, its
+    stem) in a top entry (``suite/``). A game's own package needs an entry of its own under
+    ``games/``: its modules are not named by the kit's."""
     entries = tree_entries(text)
     missing = []
     for path in sorted(ORACLE.rglob("*.py")):
         parts = path.relative_to(ORACLE).parts
-        if parts[0] == "games" and len(parts) > 2 and parts[1] != "kit":
-            continue  # a game's own package: its shape is docs/adding-a-game.md's
         if len(parts) == 1:
             if parts[0] != "__init__.py" and parts[0] not in entries:
                 missing.append(f"oracle/{parts[0]}: add an entry '  {parts[0]}  what it holds' "
@@ -59,10 +76,18 @@ def unnamed_modules(text: str) -> list[str]:
             continue
         if parts[-1] == "__init__.py":
             continue  # a package: the entry, or its folder's name in the entry, names it
-        package = parts[0] + "/"
+        folders = ["".join(f"{p}/" for p in parts[:n]) for n in range(len(parts) - 1, 0, -1)]
+        package = next((f for f in folders if f in entries), folders[-1])
         line, entry = entries.get(package, (0, ""))
+        game = parts[0] == "games" and len(parts) > 2 and parts[1] != "kit"
+        if game and package.count("/") < 2:
+            missing.append(f"oracle/{'/'.join(parts)}: add an entry '    {parts[1]}/  what it "
+                           f"holds' under 'games/' in the tree (docs/architecture.md:{line}), "
+                           f"naming {path.name}")
+            continue
         named = re.search(rf"(?<![\w/]){re.escape(path.name)}\b", entry) or (
-            len(parts) > 2 and re.search(rf"\b{re.escape(path.stem)}\b", entry))
+            package.count("/") == 1 and len(parts) > 2
+            and re.search(rf"\b{re.escape(path.stem)}\b", entry))
         if not named:
             where = (f"the '{package}' entry of the tree (docs/architecture.md:{line})"
                      if line else f"a new '  {package}' entry of the tree")
@@ -86,6 +111,26 @@ def test_a_module_the_architecture_leaves_out_is_named_with_where_to_add_it():
         "docs/architecture.md",
         "oracle/scenario/seeds.py: name seeds.py and what it holds in the 'scenario/' entry "
         f"of the tree (docs/architecture.md:{line})"]
+
+
+def test_a_games_module_is_named_in_its_own_folders_entry():
+    """eu_pop's explore/costs.py is not named by engine/'s costs.py, nor a game's module by
+    the kit's: each folder of a game has its entry, and a module is named in its own."""
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    entries = tree_entries(text)
+    line = entries["games/eu_pop/explore/"][0]
+    without = text.replace("                 costs.py, displays.py, piles.py (the invariants",
+                           "                 displays.py, piles.py (the invariants")
+    assert unnamed_modules(without) == [
+        "oracle/games/eu_pop/explore/costs.py: name costs.py and what it holds in the "
+        f"'games/eu_pop/explore/' entry of the tree (docs/architecture.md:{line})"]
+    games = entries["games/"][0]
+    no_ti4 = re.sub(r"\n    ti4/ .*?(?=\n    eu_pop/)", "", text, flags=re.S)
+    missing = unnamed_modules(no_ti4)
+    assert len(missing) == len(list((ORACLE / "games" / "ti4").rglob("*.py"))) - 4  # inits
+    assert missing[0] == ("oracle/games/ti4/cards.py: add an entry '    ti4/  what it holds' "
+                          f"under 'games/' in the tree (docs/architecture.md:{games}), naming "
+                          "cards.py")
 
 
 # docs/adapters.md, run as written --------------------------------------------------------
