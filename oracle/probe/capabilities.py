@@ -365,6 +365,10 @@ def engine_gaps(game: Game, declared: Iterable[str], plays: bool = True,
     for case in cases:
         wanted = case_needs(game, case, have, base_seed) if plays else ()
         used.update(wanted)
+        if plays:  # a card of a class a scenario picks from is one it may get, any seed
+            used.update(f"{game.id}/card/{card}" for need in case_needs(game, case)
+                        if is_card_class(need)
+                        for card in class_cards(game, need))
         lacking[case.test_name] = (
             (f"{game.id} (the engine does not play it)",) if not plays else
             tuple(c for c in wanted if c not in have) + (refusals or {}).get(case.test_name, ()))

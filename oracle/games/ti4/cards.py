@@ -50,17 +50,20 @@ class CardModel:
     """The structured effect of a card the engine models.
 
     ``target`` is the kind of object the card chooses (``unit``, ``law``, ``player``,
-    ``trade_goods``, ``card``, ``units`` for "each of your units", ``hits`` of a roll,
-    ``discarded`` for a card in the discard pile, ``planet``, or ``None``). ``specific``
-    marks a card that needs a specific number of objects (ti4:note-9); ``any_number`` one that
-    targets "any number"/"up to"/"each" (ti4:note-8); ``offensive`` one that may not target its
-    player (ti4:note-7).
+    ``trade_goods``, ``card``, ``units`` for "each of your units" (of ``unit_types``),
+    ``hits`` of a roll, ``discarded`` for a card in the discard pile, ``planet``, ``planets``
+    for "each planet you control", or ``None``). ``specific`` marks a card that needs a
+    specific number of objects (ti4:note-9); ``any_number`` one that targets "any
+    number"/"up to"/"each" (ti4:note-8); ``offensive`` one that may not target its player
+    (ti4:note-7); ``own`` one that targets only its player's units or planets ("your
+    cruisers", "a planet you control").
     """
 
     name: str
     target: str | None = None
     unit_types: frozenset[str] = field(default_factory=frozenset)
     offensive: bool = False
+    own: bool = False
     specific: bool = False
     any_number: bool = False
     #: What the card's ability says of its timing event (ti4:2.6): ``units`` the unit it
@@ -73,6 +76,19 @@ class CardModel:
     #: ``influence`` or ``resources`` exhausts planets of the player whose values add up to
     #: at least the amount. Paid when the card resolves, so a cancelled card pays nothing.
     cost: tuple[str, int] | None = None
+    #: A planet it targets: one outside its controller's home system (``non_home``), and
+    #: readied, since the card exhausts it (``exhausts``).
+    non_home: bool = False
+    exhausts: bool = False
+    #: Trade goods its player gains: the targeted planet's value of this kind (``resources``).
+    gains: str | None = None
+    #: Units its player places from their reinforcements, (type, count), on the planet it
+    #: targets or on each planet of ``planets``. (The engine keeps no unit's place.)
+    places: tuple[str, int] | None = None
+    #: The unit type that replaces the unit it targets.
+    replaces_with: str | None = None
+    #: Command tokens its player gains, (pool, count).
+    tokens: tuple[str, int] | None = None
 
 
 #: The cards whose effects the engine models. Every other card is played with no modelled
@@ -92,14 +108,37 @@ CARD_MODELS: dict[str, CardModel] = {
     "Repeal Law": CardModel("Repeal Law", target="law", specific=True),
     "Insubordination": CardModel("Insubordination", target="player", offensive=True, specific=True),
     "Bribery": CardModel("Bribery", target="trade_goods", any_number=True),
-    "Morale Boost": CardModel("Morale Boost", target="units", any_number=True),
+    # Modifies each of its player's units' rolls this combat round, which the engine does not
+    # model (nor Flank Speed's move values nor Fighter Prototype's rolls): each is played for
+    # the units it would affect, none included (ti4:note-8).
+    "Morale Boost": CardModel("Morale Boost", target="units", any_number=True,
+                              unit_types=SHIP_TYPES | GROUND_FORCE_TYPES),
+    "Flank Speed": CardModel("Flank Speed", target="units", any_number=True,
+                             unit_types=SHIP_TYPES),
+    "Fighter Prototype": CardModel("Fighter Prototype", target="units", any_number=True,
+                                   unit_types=frozenset({"fighter"})),
     "Sabotage": CardModel("Sabotage", target="card"),
     # Cancels up to two hits of the space combat roll its timing event is (ti4:note-8).
     "Shields Holding": CardModel("Shields Holding", target="hits", any_number=True,
                                  subject="roll", cancels=2),
     # Exhausts a readied non-home planet of another player; its player gains trade goods
     # equal to the planet's resources.
-    "Uprising": CardModel("Uprising", target="planet", offensive=True, specific=True),
+    "Uprising": CardModel("Uprising", target="planet", offensive=True, specific=True,
+                          non_home=True, exhausts=True, gains="resources"),
+    # Its player gains trade goods equal to the resources of a planet they control.
+    "Mining Initiative": CardModel("Mining Initiative", target="planet", own=True,
+                                   specific=True, gains="resources"),
+    # Three infantry on a planet its player controls.
+    "Frontline Deployment": CardModel("Frontline Deployment", target="planet", own=True,
+                                      specific=True, places=("infantry", 3)),
+    # An infantry on each planet its player controls (none, if they control none).
+    "Rise of a Messiah": CardModel("Rise of a Messiah", target="planets", own=True,
+                                   any_number=True, places=("infantry", 1)),
+    # One of its player's cruisers is replaced by a dreadnought.
+    "Upgrade": CardModel("Upgrade", target="unit", unit_types=frozenset({"cruiser"}), own=True,
+                         specific=True, replaces_with="dreadnought"),
+    # Two command tokens into its player's fleet pool.
+    "Rally": CardModel("Rally", tokens=("fleet", 2)),
     # Spends three influence; its player draws a secret objective.
     "Impersonation": CardModel("Impersonation", cost=("influence", 3)),
     # Takes the discarded card of its timing event from the discard pile.

@@ -6,6 +6,7 @@ Why apart: an effect runs when its card resolves (ti4:2.7); which method runs is
 
 from __future__ import annotations
 
+from oracle.games.kit import JSON
 from oracle.games.ti4.engine.state import PlayRecord
 
 
@@ -19,11 +20,18 @@ class Effects:
         "Repeal Law": "effect_repeal_law",
         "Insubordination": "effect_insubordination",
         "Bribery": "effect_bribery",
-        "Morale Boost": "effect_morale_boost",
+        "Morale Boost": "effect_unit_modifier",
+        "Flank Speed": "effect_unit_modifier",
+        "Fighter Prototype": "effect_unit_modifier",
         "Sabotage": "effect_sabotage",
         "Shields Holding": "effect_cancel_hits",
         "Reverse Engineer": "effect_take_discarded",
-        "Uprising": "effect_uprising",
+        "Uprising": "effect_planet",
+        "Mining Initiative": "effect_planet",
+        "Frontline Deployment": "effect_planet",
+        "Rise of a Messiah": "effect_each_planet",
+        "Upgrade": "effect_replace_unit",
+        "Rally": "effect_gain_tokens",
         "Impersonation": "effect_draw_secret_objective",
     }
 
@@ -55,9 +63,10 @@ class Effects:
         player.trade_goods -= spent
         self.emit("spent", player=player.name, trade_goods=spent)
 
-    def effect_morale_boost(self, record: PlayRecord) -> None:
-        """Morale Boost: affects this combat round's rolls, which the engine does not model."""
-        self.emit("combat_modifier", player=record.player, card=record.card)
+    def effect_unit_modifier(self, record: PlayRecord) -> None:
+        """Morale Boost, Flank Speed, Fighter Prototype: modify each of the player's units of
+        their types (rolls, move values), which the engine does not model."""
+        self.emit("unit_modifier", player=record.player, card=record.card)
 
     def effect_cancel_hits(self, record: PlayRecord) -> None:
         """Shields Holding: cancels up to its number of hits of the roll it was played
@@ -81,15 +90,70 @@ class Effects:
             self.apply_reveal(player, [card])
             self.hand_changed(player)
 
-    def effect_uprising(self, record: PlayRecord) -> None:
-        """Uprising: the planet is exhausted; then its player gains trade goods equal to its
-        resource value."""
+    def effect_planet(self, record: PlayRecord) -> None:
+        """Uprising, Mining Initiative, Frontline Deployment: to the planet it targets, in
+        the card's model's order: exhaust it; its player gains trade goods equal to its
+        resource value; its player places units on it."""
+        model = self.model(record.card)
         planet = self.find_planet(record.targets.get("planet"))
-        if planet is not None and self.planet_ready(planet):
+        if model is None or planet is None or not self.planet_fits(record.player, model, planet):
+            return
+        player = self.g.players[record.player]
+        if model.exhausts:
             planet["exhausted"] = True
-            player = self.g.players[record.player]
-            player.trade_goods += planet["resources"]
-            self.emit("exhausted", planet=planet["name"], trade_goods=planet["resources"])
+            self.emit("exhausted", planet=planet["name"])
+        if model.gains:
+            player.trade_goods += planet[model.gains]
+            self.emit("gained", player=player.name, trade_goods=planet[model.gains])
+        self.place_units(player.name, model.places, planet)
+
+    def effect_each_planet(self, record: PlayRecord) -> None:
+        """Rise of a Messiah: its units on each planet the card can affect (its player's)."""
+        model = self.model(record.card)
+        if model is not None:
+            for planet in self.eligible_planets(record.player, model):
+                self.place_units(record.player, model.places, planet)
+
+    def place_units(self, owner: str, places: tuple[str, int] | None, planet: JSON) -> None:
+        """Units from the owner's reinforcements, placed on a planet (the engine keeps no
+        unit's place); each gets the next id of the scenarios' naming, Alice's infantry 2."""
+        if places is None:
+            return
+        kind, count = places
+        for _ in range(count):
+            self.g.units.append({"id": self.new_unit_id(owner, kind), "owner": owner,
+                                 "type": kind})
+        self.emit("placed", player=owner, unit_type=kind, count=count, planet=planet["name"])
+
+    def new_unit_id(self, owner: str, kind: str) -> str:
+        """The first free id of ``Alice's cruiser``, ``Alice's cruiser 2``, ..."""
+        taken = {u["id"] for u in self.g.units}
+        n = 1
+        while (uid := f"{owner}'s {kind}" + (f" {n}" if n > 1 else "")) in taken:
+            n += 1
+        return uid
+
+    def effect_replace_unit(self, record: PlayRecord) -> None:
+        """Upgrade: the unit it targets (the player's) is replaced by one of another type."""
+        model = self.model(record.card)
+        unit = self.find_unit(record.targets["unit"])
+        if model is None or model.replaces_with is None or unit is None:
+            return
+        self.g.units.remove(unit)
+        new = {"id": self.new_unit_id(unit["owner"], model.replaces_with),
+               "owner": unit["owner"], "type": model.replaces_with}
+        self.g.units.append(new)
+        self.emit("replaced", unit=unit["id"], by=new["id"])
+
+    def effect_gain_tokens(self, record: PlayRecord) -> None:
+        """Rally: command tokens from the player's reinforcements into one of their pools."""
+        model = self.model(record.card)
+        if model is None or model.tokens is None:
+            return
+        pool, count = model.tokens
+        tokens = self.g.players[record.player].command_tokens
+        tokens[pool] = tokens.get(pool, 0) + count
+        self.emit("tokens_gained", player=record.player, pool=pool, count=count)
 
     def effect_draw_secret_objective(self, record: PlayRecord) -> None:
         """Impersonation (its cost paid): its player draws a secret objective."""

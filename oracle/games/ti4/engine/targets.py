@@ -7,13 +7,7 @@ card's structured model (``oracle.games.ti4.cards.CARD_MODELS``) and the board, 
 from __future__ import annotations
 
 from oracle.games.kit import JSON, Rejection
-from oracle.games.ti4.cards import (
-    GROUND_FORCE_TYPES,
-    SHIP_TYPES,
-    CardFact,
-    CardModel,
-    normalise_unit_type,
-)
+from oracle.games.ti4.cards import CardFact, CardModel, normalise_unit_type
 from oracle.games.ti4.engine.state import (
     RULE_2_6_1,
     RULE_2_7,
@@ -44,12 +38,19 @@ class Targets:
         """Whether the card can target a unit of this type (its model's unit types)."""
         return normalise_unit_type(unit["type"]) in model.unit_types
 
+    def owner_fits(self, name: str, model: CardModel, owner: str | None) -> bool:
+        """A card aimed at its player's own units or planets ("your cruisers", "a planet you
+        control") takes only theirs."""
+        return not model.own or owner == name
+
     def eligible_units(self, name: str, model: CardModel) -> list[JSON]:
-        """Units the card could target: the right types, owners it may target (ti4:note-7)."""
+        """Units the card could target: the right types, owners it may target (ti4:note-7,
+        and its own player's for a card aimed at their units)."""
         return [
             u
             for u in self.g.units
             if self.unit_fits(model, u) and self.may_target_owner(name, u["owner"], model.name)
+            and self.owner_fits(name, model, u["owner"])
         ]
 
     def eligible_players(self, name: str, model: CardModel) -> list[str]:
@@ -91,11 +92,23 @@ class Targets:
         return not planet["exhausted"]
 
     def planet_fits(self, name: str, model: CardModel, planet: JSON) -> bool:
-        """A planet the card can affect: another player's (ti4:note-7), outside their home
-        system, readied (the card exhausts it)."""
+        """A planet the card can affect: a controlled one, another player's for an offensive
+        card (ti4:note-7), its player's own for a card aimed at "a planet you control"; outside
+        the home system for a card that says so; readied for a card that exhausts it."""
         controller = planet["controller"]
         return (controller is not None and self.may_target_owner(name, controller, model.name)
-                and not planet["home"] and self.planet_ready(planet))
+                and self.owner_fits(name, model, controller)
+                and not (model.non_home and planet["home"])
+                and not (model.exhausts and not self.planet_ready(planet)))
+
+    def planets_wanted(self, name: str, model: CardModel) -> str:
+        """The planets a card can affect, in words (for its refusals)."""
+        return " ".join(filter(None, (
+            "a readied" if model.exhausts else "a",
+            "planet",
+            f"{name} controls" if model.own else
+            "of another player" if model.offensive else "someone controls",
+            "outside their home system" if model.non_home else "")))
 
     def eligible_planets(self, name: str, model: CardModel) -> list[JSON]:
         """ti4:note-9: the planets the card could target now."""
@@ -127,8 +140,8 @@ class Targets:
             )
         elif model.target == "planet":
             if not self.eligible_planets(name, model):
-                return Rejection(f"{fact.name!r} needs a readied planet of another player "
-                                 "outside their home system, and there is none", RULE_NOTE_9)
+                return Rejection(f"{fact.name!r} needs {self.planets_wanted(name, model)}, "
+                                 "and there is none", RULE_NOTE_9)
             if "planet" in targets and self.find_planet(targets["planet"]) is None:
                 return Rejection(f"no planet {targets['planet']!r} is in play", RULE_NOTE_9)
         elif model.target == "discarded":
@@ -179,6 +192,9 @@ class Targets:
                     f"{fact.name!r} targets a {kinds}; {unit['id']!r} is a {unit['type']}",
                     RULE_2_7,
                 )
+            if unit is not None and not self.owner_fits(name, model, unit["owner"]):
+                return Rejection(f"{fact.name!r} targets one of {name}'s own units; "
+                                 f"{unit['id']!r} is {unit['owner']}'s", RULE_2_7)
         if model.target == "trade_goods":
             have = self.g.players[name].trade_goods
             if targets.get("trade_goods", 0) > have:
@@ -199,12 +215,10 @@ class Targets:
             event = self.event_subject("roll")
             return int(event["hits"]) if event and self.in_event_window(name, fact) else 0
         if model.target == "units":
-            fighting = SHIP_TYPES | GROUND_FORCE_TYPES
-            return sum(
-                1
-                for u in self.g.units
-                if u["owner"] == name and normalise_unit_type(u["type"]) in fighting
-            )
+            return sum(1 for u in self.g.units
+                       if u["owner"] == name and self.unit_fits(model, u))
+        if model.target == "planets":
+            return len(self.eligible_planets(name, model))
         return 1
 
     def allows_zero_targets(self, fact: CardFact) -> bool:
@@ -238,8 +252,7 @@ class Targets:
         if model.target == "planet":
             planet = self.find_planet(chosen)
             if planet is None or not self.planet_fits(name, model, planet):
-                return (f"{chosen!r} is not a readied planet of another player outside their "
-                        "home system")
+                return f"{chosen!r} is not {self.planets_wanted(name, model)}"
         return self.cost_problem(name, model, targets)
 
     def spent_planets(self, name: str, targets: JSON) -> list[JSON]:
