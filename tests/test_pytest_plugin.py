@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from oracle.plugin.gcpolicy import TEST_GC_THRESHOLD
 
 ENGINE = '''
@@ -88,3 +90,20 @@ def test_the_garbage_collector_is_back_on_after_a_run(pytester, engine_module):
     seen = (pytester.path / "gc.txt").read_text().split()
     # Every test ran with the collector on, the collected suite frozen, the threshold raised.
     assert seen and set(seen) == {f"True,True,{max(TEST_GC_THRESHOLD, before[0])}"}, seen
+
+
+def test_configure_parses_the_options_and_the_session_start_reads_the_files(pytester):
+    """pytest reads the options before any session, also for --help: the plugin parses them
+    then (a bad one is refused at once) and finds the games, rules and engine only when the
+    session starts (``OracleRun.start``), where a folder that is not there is the usage
+    error it always was."""
+    absent = ("--oracle-engine=reference", "--oracle-features=no-such-folder",
+              "-p", "no:cacheprovider")
+    assert pytester.runpytest_inprocess(*absent, "--help").ret == 0
+    result = pytester.runpytest_inprocess(*absent)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*no-such-folder: no such folder of games; --features*"])
+    refused = pytester.runpytest_inprocess(*absent, "--oracle-explore-out=out")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR  # refused while parsing: files unread
+    refused.stderr.fnmatch_lines(["*--explore-out DIR writes exploration counterexamples*"])
+    assert "no-such-folder" not in refused.stderr.str()
