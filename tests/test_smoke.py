@@ -11,6 +11,7 @@ status, stdout pollution, a bad spec).
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import sys
@@ -414,3 +415,44 @@ def test_smoke_names_a_declared_card_the_game_does_not_have():
         "eu-pop/card/any reaction card: no such card in eu-pop: 'any reaction card' is a card "
         "class, not a card; declare eu-pop/card/NAME for each card of it the engine models "
         "(its cards: Court Intrigue)"], out
+
+
+class CountsCopies:
+    """A reference engine that models one single-copy card and answers ``errored`` to a state
+    with more copies of a card than the card facts give it, as docs/protocol.md ("Copies")
+    allows: the state is then wrong, not the engine."""
+
+    def __init__(self, game: str) -> None:
+        from oracle.engines.kinds import load_factory
+
+        self.engine = load_factory(GAMES[game].reference_engine)()
+        facts = [f for deck in GAMES[game].cards.values() for f in deck]
+        self.counts = {f["name"]: int(f.get("count", 1)) for f in facts}
+        self.card = next(n for n, k in self.counts.items() if k == 1)
+        self.game = game
+
+    def handle(self, request: JSON) -> JSON:
+        reply = self.engine.handle(request)
+        if request["op"] == "describe":
+            caps = [c for c in reply["engine"]["capabilities"] if "/card/" not in c]
+            caps.append(f"{self.game}/card/{self.card}")
+            return {**reply, "engine": {**reply["engine"], "capabilities": caps}}
+        if request["op"] == "setup":
+            text = json.dumps(request["state"])
+            over = {n: k for n in self.counts
+                    if (k := text.count(json.dumps(n))) > self.counts[n]}
+            if over:
+                return {"reply": "errored", "message": f"more copies than the deck has: {over}"}
+        return reply
+
+
+@pytest.mark.parametrize("game", ["ti4", "eu-pop"])
+def test_the_minimal_state_never_holds_more_copies_of_a_card_than_the_deck(game):
+    """Why: smoke's minimal state repeated the one card an engine declared ("Lucky Shot" in
+    Alice's hand and in the deck, of which TI4 has one), so an engine checking the counts,
+    as the protocol page allows, failed smoke's setup (found by an outside TI4 engine)."""
+    engine = CountsCopies(game)
+    result, out = run(engine, {game: GAMES[game]})
+    assert "setup" not in " ".join(failed(result)), out
+    setup = next(request for request, _ in result.transcript if request["op"] == "setup")
+    assert engine.card in json.dumps(setup["state"]), out

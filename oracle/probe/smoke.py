@@ -177,14 +177,19 @@ class _Smoke:
 
     def minimal_cards(self, game: Game) -> tuple[str, list[str]]:
         """A deck and four cards of it for the minimal state: the cards the engine declares
-        it models if it declares any (as the scenarios pick them), else the first ones."""
-        for deck, facts in game.cards.items():
-            names = list(dict.fromkeys(c["name"] for c in facts))
-            declared = [n for n in names if f"{game.id}/card/{n}" in self.capabilities]
-            if declared:
-                return deck, [declared[i % len(declared)] for i in range(4)]
-        deck, facts = next(iter(game.cards.items()), ("", []))
-        return deck, list(dict.fromkeys(c["name"] for c in facts))[:4]
+        it models if it declares any (as the scenarios pick them), else the first ones.
+
+        Never more copies of a card than its facts' ``count`` (docs/protocol.md, "Copies":
+        an engine may answer ``errored`` to a state that breaks the counts, and smoke failed
+        such an engine declaring one single-copy card); the deck's other cards fill in."""
+        decks = list(game.cards.items())
+        chosen = next(((deck, facts) for deck, facts in decks
+                       if any(f"{game.id}/card/{c['name']}" in self.capabilities
+                              for c in facts)), decks[0] if decks else ("", []))
+        deck, facts = chosen
+        copies = [c["name"] for c in facts for _ in range(int(c.get("count", 1)))]
+        declared = [n for n in copies if f"{game.id}/card/{n}" in self.capabilities]
+        return deck, [*declared, *(n for n in copies if n not in declared)][:4]
 
     def run_game(self, game: Game) -> None:
         deck, cards = self.minimal_cards(game)
