@@ -247,8 +247,9 @@ def _phase(oracle_world: ScenarioWorld, phase: str, player: str | None) -> None:
         state.setdefault("window", "Action")
 
 
+# State, as the phase is: no capability (docs/protocol.md, "Needs no capability"); GAME/windows
+# gates a window opening during the scenario.
 @given(parsers.re(r'the timing window "(?P<window>[^"]+)" is open'))
-@requires(lambda world, **_: [f"{world.game.id}/windows"])
 def _window_open(oracle_world: ScenarioWorld, window: str) -> None:
     """A timing window is open: cards that name it may be played.
 

@@ -12,7 +12,6 @@ import re
 from typing import Any
 
 from oracle.protocol import REFEREE
-from oracle.scenario.cards import class_members
 from oracle.scenario.outcomes import EngineFault, RuleViolation, ScenarioError
 from oracle.scenario.requirements import requires
 from oracle.scenario.world import ScenarioWorld
@@ -275,16 +274,6 @@ def card_fact(world: ScenarioWorld, ref: str) -> dict[str, Any]:
     raise ScenarioError(f"card {ref} is {name!r}, which is not a card of the {DECK} deck")
 
 
-def card_windows(world: ScenarioWorld, ref: str) -> list[str]:
-    """The timing windows card ``ref`` may have: its own, or, while it stands for a class
-    left open (the capability map, ``oracle.probe.capabilities``), those of the class."""
-    name = world.names([CardRef(ref)])[0]
-    if name.startswith("any "):
-        members = set(class_members(world.game, name.removeprefix("any ")))
-        return [f["window"] for f in world.game.cards.get(DECK, []) if f["name"] in members]
-    return [card_fact(world, ref)["window"]]
-
-
 def card_phase(fact: dict[str, Any]) -> str:
     """The phase a card is played in ("Any", as Sabotage's, reads as the action phase)."""
     phase = str(fact["phase"]).lower()
@@ -346,15 +335,18 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str
     r"(?: but another (?P<other>timing window|phase))?"
     rf"(?: on (?P<player>{NAME})'s turn)?"
 ))
-@requires(lambda world, ref, other=None, **_: [] if (
-    other != "timing window" and all(w == ACTION_WINDOW for w in card_windows(world, ref)))
-    else ["ti4/windows"])
 def _card_window(oracle_world: ScenarioWorld, ref: str, what: str, other: str | None,
                  player: str | None) -> None:
     """When card A may be played: its phase and its timing window (an "Action" card: the
     action phase, as the named player's action). 'but another timing window' opens a window
     of its phase that is not its own; 'but another phase' keeps its window in another
-    phase. The turn is set only in the action phase (other phases have no turns)."""
+    phase. The turn is set only in the action phase (other phases have no turns).
+
+    It needs no capability: ``phase``, ``window`` and ``active_player`` are keys of the
+    state that every engine gets (docs/protocol.md, "Needs no capability"); ``ti4/windows``
+    gates only a window opening during a scenario. An engine with no timing windows then
+    plays a card outside its window and fails ti4:2.6, as the page's "No phases or timing
+    windows" says; gated, its ti4:2.6 passed on its Sabotage scenarios alone."""
     if (what, other) not in (("timing window", None), ("timing window", "phase"),
                              ("phase", "timing window")):
         raise ScenarioError("write 'it is card A's timing window', 'it is card A's timing "

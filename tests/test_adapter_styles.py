@@ -4,11 +4,11 @@ TI4 suite without guesswork.
 Why: adapters are written outside this repository by people who have only the protocol
 page. Each engine in ``tests/styles/`` is built in one of the styles the page's "Adapter
 patterns" covers (immutable states, resolve on play, no viewers, prompts for discards, a
-partial card set) and implements part of the rules. The run must then be exact: no `error`
-anywhere (an error would mean the adapter guessed the protocol wrong), `unsupported` for
-what the engine lacks, and honest verdicts for what it has, including a `fail` where the
-engine's shape really breaks a rule (a card resolved at once cannot wait for the other
-players to pass).
+partial card set, no phases or timing windows) and implements part of the rules. The run
+must then be exact: no `error` anywhere (an error would mean the adapter guessed the
+protocol wrong), `unsupported` for what the engine lacks, and honest verdicts for what it
+has, including a `fail` where the engine's shape really breaks a rule (a card resolved at
+once cannot wait for the other players to pass).
 """
 
 from __future__ import annotations
@@ -51,6 +51,12 @@ EXPECTED: dict[str, tuple[set[str], set[str]]] = {
                        "ti4:note-1", "ti4:note-2", "ti4:note-7", "ti4:note-9"},
                       set()),
     "drawing_only": (DRAWING_RULES, set()),
+    # Plays its three cards at any time: the timing rules fail where they forbid a play, and
+    # nothing else does (no_windows.py; ti4:2.6 was unsupported, its Sabotage rows a pass,
+    # while a Given's own timing window needed ti4/windows).
+    "no_windows": ({"ti4:2.3", "ti4:2.4", "ti4:2.5", "ti4:2.7", "ti4:2.8", "ti4:note-1",
+                    "ti4:note-2", "ti4:note-3", "ti4:note-4", "ti4:note-7", "ti4:note-8",
+                    "ti4:note-9", "ti4:note-10"}, {"ti4:2.6", "ti4:2.6.1"}),
 }
 
 #: Scenarios that name no card, added to the suite (``--oracle-features``) so that the
@@ -125,6 +131,10 @@ def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatc
         chosen = {c.split(" = ")[1].split(" (")[0] for r in rules.values()
                   for s in r["scenarios"] for c in s.get("choices", [])}
         assert len(chosen - {"Sabotage"}) > 5, chosen
+    if style == "no_windows":  # each failure is a play out of its time, which it allowed
+        failed = [s for r in ("ti4:2.6", "ti4:2.6.1") for s in rules[r]["scenarios"]
+                  if s["status"] == "fail"]
+        assert failed and all("Then the action is rejected" in s["message"] for s in failed)
     if style == "partial_cards":  # a card it does not model is unsupported, never a pass
         reasons = [s["message"] for s in rules["ti4:note-6"]["scenarios"]]
         assert any("models no such card" in m and "Morale Boost" in m for m in reasons)

@@ -2,7 +2,8 @@
 adapter, written from that page alone (tests/test_adapter_styles.py runs the suite on them).
 They are small engines shaped the way other people's engines are: TI4 engines whose values
 never change, whose cards resolve at once, with no viewers, with prompts, with a few modelled
-cards; and an EU engine with Turns of its own behind an adapter that refuses what it was not
+cards, with no phases or timing windows (no_windows.py, which also serves itself over a
+pipe); and an EU engine with Turns of its own behind an adapter that refuses what it was not
 told (eu_turns.py). node_eu/ is an EU engine in Node.js that an outside developer wrote from
 the published pages alone, with its broken copies (tests/test_node_eu_engine.py).
 
