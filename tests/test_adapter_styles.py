@@ -135,6 +135,9 @@ def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatc
         failed = [s for r in ("ti4:2.6", "ti4:2.6.1") for s in rules[r]["scenarios"]
                   if s["status"] == "fail"]
         assert failed and all("Then the action is rejected" in s["message"] for s in failed)
+        # the play it allowed is named, not the pass that 'plays' sends after it
+        assert all("the engine allowed 'Alice plays " in s["message"] for s in failed), [
+            s["message"] for s in failed]
     if style == "partial_cards":  # a card it does not model is unsupported, never a pass
         reasons = [s["message"] for s in rules["ti4:note-6"]["scenarios"]]
         assert any("models no such card" in m and "Morale Boost" in m for m in reasons)

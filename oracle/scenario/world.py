@@ -78,6 +78,9 @@ class ScenarioWorld:
         #: before-step hook): an action remembers the step that sent it.
         self.step: tuple[int, str, str] | None = None
         self._unchecked: ActionRecord | None = None
+        #: The actions the step running now has sent ('Alice plays card A' sends the play,
+        #: then everyone's pass): a failure names the step's own action, not its last one.
+        self._step_records: list[ActionRecord] = []
         #: Views already asked for (per viewer) since the last request that could change the
         #: game: a step that looks twice, or the referee's view before an action that a step
         #: just looked at, is not asked for again.
@@ -216,7 +219,10 @@ class ScenarioWorld:
             raise EngineLacks(f"{text}: {reply.reason}")
         if not isinstance(reply, (Accepted, Rejected)):
             raise EngineFault(f"{text}: {_say(reply)}", (text, kind, action))
+        if self.step is None or self.last is None or self.last.step != self.step:
+            self._step_records = []
         self.last = ActionRecord(text, action, reply, self.step, kind)
+        self._step_records.append(self.last)
         self.history.append((text, kind, action, reply, before, None))
         if isinstance(reply, Rejected):
             self._unchecked = self.last
@@ -249,7 +255,9 @@ class ScenarioWorld:
             raise ScenarioError("'Then the action is rejected' needs a When step before it")
         record, self._unchecked = self.last, None
         if not isinstance(record.reply, Rejected):
-            raise RuleViolation(f"the engine allowed '{record.text}', which the rule forbids")
+            sent = [r.text for r in self._step_records] or [record.text]
+            then = "".join(f" and then '{text}'" for text in sent[1:])
+            raise RuleViolation(f"the engine allowed '{sent[0]}'{then}, which the rule forbids")
         return record.reply
 
     def expect_allowed(self) -> Accepted:
