@@ -148,6 +148,44 @@ def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
     assert [v.rules for v in verdicts if v.status == Status.ERROR] == [("ti4:note-3",)]
 
 
+_COUNTS = {f["name"]: int(f["count"]) for f in discover_games()["ti4"].cards["action"]}
+_AIMED = {"Lucky Shot": "unit", "Direct Hit": "unit", "Repeal Law": "law",
+          "Insubordination": "player"}
+
+
+class _Strict(ReferenceEngine):
+    """The reference engine behind an adapter that answers ``errored`` where docs/protocol.md
+    allows it: a state with more copies of a card than the card facts give ("Copies"), and a
+    play without the target its card needs ("Which reply": a missing field)."""
+
+    def handle(self, request):  # type: ignore[no-untyped-def]
+        import json
+
+        if request["op"] == "setup":
+            text = json.dumps(request["state"])
+            over = [n for n, k in _COUNTS.items() if text.count(json.dumps(n)) > k]
+            if over:
+                return {"reply": "errored", "message": f"more copies than the deck has: {over}"}
+        action = request.get("action") or {}
+        need = _AIMED.get(action.get("card", "")) if action.get("type") == "play" else None
+        if need and need not in (action.get("targets") or {}):
+            return {"reply": "errored", "message": f"{action['card']} needs targets.{need}"}
+        return super().handle(request)
+
+
+def test_exploration_sends_only_what_an_engine_may_not_refuse_as_malformed(ti4):
+    """Why: an outside engine checking the card counts, as the protocol page allows, ended
+    every search at its first table (tables drawn from the seven modelled cards held many a
+    single-copy card twice), an error charged to the eight rules the invariants check; and
+    with no unit on the table a Lucky Shot was played with no target, a missing field, which
+    that engine answered ``errored``, charged to ti4:2.7. Tables keep within the counts (the
+    spare copies are cards the engine does not model) and a play names an absent target."""
+    result = explore(ti4, EngineClient(_Strict(), "strict"), 0, default_budget(25))
+    assert result.errors == [], [e.message for e in result.errors]
+    assert result.findings and all(f is None for f in result.findings.values()), result.findings
+    assert result.moves > 100
+
+
 def _crashing_on(decision: str, engine: type) -> type:
     """The reference engine, crashing whenever a player answers a ``decision``."""
     class Crashes(engine):  # type: ignore[misc, valid-type]

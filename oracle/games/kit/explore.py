@@ -33,6 +33,31 @@ def listed(pool: Sequence[str], max_size: int) -> st.SearchStrategy[list[str]]:
         lambda picks: [names[b * len(names) >> 8] for b in picks])
 
 
+def within_counts(piles: Sequence[Sequence[str]], counts: Mapping[str, int],
+                  spares: Sequence[str]) -> list[list[str]]:
+    """``piles`` (hands, then draw and discard piles) holding no more copies of a card than
+    the deck has: each copy beyond its card's ``count`` becomes the first of ``spares`` (the
+    deck's other cards, each listed once per copy) with a copy left, or goes when none has.
+
+    Why: docs/protocol.md ("Copies") lets an engine refuse (``errored``) a state with more
+    copies than the card facts give, and a random table drawn from a few cards has many: an
+    engine checking the counts had every search end at its first setup, an ``error`` on
+    every rule the invariants check. The drawn bytes stay the same, so shrinking is too."""
+    left = dict(counts)
+    out = []
+    for pile in piles:
+        kept = []
+        for card in pile:
+            if left.get(card, 0) <= 0:
+                card = next((s for s in spares if left.get(s, 0) > 0), "")
+                if not card:
+                    continue
+            left[card] -= 1
+            kept.append(card)
+        out.append(kept)
+    return out
+
+
 def hand_cards(view: Mapping[str, Any], name: str) -> list[str]:
     """The cards of ``name``'s hand that ``view`` shows (none, for a hidden hand)."""
     return list(view["players"][name]["hand"].get("cards") or [])

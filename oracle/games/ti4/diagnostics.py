@@ -184,6 +184,8 @@ def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
     t = history[i]
     gains = hands_gained(t)
     if not _drawn(t) and _available(t):
+        if not draw_pile(t.before, DECK) and not draw_pile(t.after, DECK):
+            return None  # an empty deck never shuffled from the pile: the reshuffle's
         return "nobody received a card"
     for player, cards in gains.items():
         if len(cards) > 1 + _ability_cards(t, player):
@@ -402,6 +404,9 @@ def reshuffled(history: Sequence[Transition], i: int) -> str | None:
     if (_drawn(t) and not draw_pile(t.after, DECK) and discard_pile(t.before, DECK)
             and discard_pile(t.after, DECK)):
         return "the deck ran out and the discard pile was not shuffled into a new deck"
+    if (t.kind in DEALS and not _drawn(t) and not deck and not draw_pile(t.after, DECK)
+            and discard_pile(t.before, DECK) and discard_pile(t.after, DECK)):
+        return "the deck was empty at the deal and the discard pile was not shuffled into it"
     # Cards drawn beyond the old deck that the discard pile holds came from a reshuffle that
     # left the pile behind (others were made out of nothing: 2.3's business).
     beyond = gained(draw_pile(t.before, DECK), _drawn(t))

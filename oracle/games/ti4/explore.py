@@ -33,8 +33,9 @@ from oracle.games.kit.explore import (
     hands_as_seen,
     listed,
     other_viewers,
+    within_counts,
 )
-from oracle.games.ti4.cards import SABOTAGE
+from oracle.games.ti4.cards import SABOTAGE, load_card_facts
 from oracle.protocol import REFEREE
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
@@ -102,8 +103,12 @@ def _cards(pool: tuple[str, ...], max_size: int) -> st.SearchStrategy[list[str]]
 _ORDERS = st.permutations(PLAYERS)
 
 
+#: Copies of each card in the action deck (docs/protocol.md, "Copies").
+_COUNTS = MappingProxyType({f.name: f.count for f in load_card_facts()})
+
+
 @st.composite
-def _setups(draw: Any, pool: tuple[str, ...], extras: tuple[str, ...],
+def _setups(draw: Any, pool: tuple[str, ...], spares: tuple[str, ...], extras: tuple[str, ...],
             laws: tuple[str, ...], phases: tuple[tuple[str, ...], ...], yssaril: bool
             ) -> list[str]:
     lines = [f"the players are {', '.join(PLAYERS[:-1])} and {PLAYERS[-1]}"]
@@ -112,11 +117,13 @@ def _setups(draw: Any, pool: tuple[str, ...], extras: tuple[str, ...],
     if list(order) != list(PLAYERS):
         lines.append(f"the initiative order is {', '.join(order[:-1])} and {order[-1]}")
     if draw(st.integers(0, 9)) > 0:  # mostly given hands; sometimes a new game
-        for player in PLAYERS:
-            hand = draw(_cards(pool, 9))
+        piles = [draw(_cards(pool, 9)) for _ in PLAYERS]
+        piles += [draw(_cards(pool, 6)), draw(_cards(pool, 5))]
+        *hands, deck, discard = within_counts(piles, _COUNTS, spares)
+        for player, hand in zip(PLAYERS, hands, strict=True):
             lines.append(f"{player} holds {describe_cards(hand) if hand else 'no cards'}")
-        lines.append(f"the action deck is {_pile(draw(_cards(pool, 6)))}")
-        lines.append(f"the action discard pile is {_pile(draw(_cards(pool, 5)))}")
+        lines.append(f"the action deck is {_pile(deck)}")
+        lines.append(f"the action discard pile is {_pile(discard)}")
     if extras:
         picks = draw(st.binary(min_size=len(extras), max_size=len(extras)))
         lines += sorted(e for e, b in zip(extras, picks, strict=True) if b >= _EXTRA_AT)
@@ -146,8 +153,11 @@ _ABSENT = {"unit": "Bob's dreadnought", "law": 'the law "Articles of War"'}
 
 
 def _targets(view: Any) -> dict[str, str]:
-    """A target of each kind on the table now, as a step writes it."""
-    found = {"player": "Carol", "trade goods": "0 trade goods"}
+    """A target of each kind on the table now, as a step writes it; with none on the table,
+    one that is not there (``_ABSENT``): a play names its card's target, as every scenario's
+    does. A play with none left a field out, which docs/protocol.md ("Which reply") makes
+    ``errored``: an engine answering so was charged an error on ti4:2.7."""
+    found = {"player": "Carol", "trade goods": "0 trade goods", **_ABSENT}
     units = [u for u in view.get("units") or [] if u.get("owner") == "Bob"]
     if units:
         found["unit"] = str(units[0]["id"])
@@ -171,9 +181,8 @@ def _card_moves(player: str, card: str, target: str | None, canceller: str
     """A held card's moves: played, played and cancelled, revealed, given away (the same few
     hundred texts come back every state, so they are made once).
 
-    A play is aimed at a target of its kind that is on the table (a unit, a law), or at none
-    when there is none: the request stays well-formed (the engine refuses a card with no
-    target; it need not make sense of a unit that does not exist)."""
+    A play is aimed at a target of its kind that is on the table (a unit, a law), or at one
+    that is not when there is none (``_targets``): the rules refuse it (ti4:note-9)."""
     aimed = f" targeting {target}" if target else ""
     other = next(q for q in PLAYERS if q != player)
     play = f'{player} plays "{card}"{aimed}'
@@ -207,7 +216,8 @@ def _offered(explored: Explored, player: str, card: str,
     return plays
 
 
-def _aimed_elsewhere(view: Any, player: str, card: str) -> list[str]:
+def _aimed_elsewhere(view: Any, player: str, card: str, targets: dict[str, str]
+                     ) -> list[str]:
     """Plays of a held card aimed where the rules forbid: at its own player's things, for an
     offensive card (ti4:note-7), and at a specific object that does not exist (ti4:note-9)."""
     moves = []
@@ -216,7 +226,7 @@ def _aimed_elsewhere(view: Any, player: str, card: str) -> list[str]:
     if own:
         moves.append(f'{player} plays "{card}" targeting {own}')
     absent = _ABSENT.get(_TARGETS.get(card, ""))
-    if absent:
+    if absent and absent != targets.get(_TARGETS[card]):  # else the play itself aims there
         moves.append(f'{player} plays "{card}" targeting {absent}')
     return moves
 
@@ -297,7 +307,11 @@ class TI4Model:
         make: a probe's step runs alone, so a bound card counts as played) and the extras
         it can set up."""
         pool = tuple(c for c in POOL if supported("given", f'card A is "{c}"'))
-        return _setups(pool, tuple(e for e in EXTRAS if supported("given", e)),
+        # The copies a table has beyond the deck's are other cards, only held: none the
+        # engine models, so that no move plays them (``within_counts``).
+        spares = tuple(f.name for f in load_card_facts() for _ in range(f.count)
+                       if f.name not in POOL and not supported("given", f'card A is "{f.name}"'))
+        return _setups(pool, spares, tuple(e for e in EXTRAS if supported("given", e)),
                        tuple(law for law in LAWS if supported("given", law)),
                        tuple(p for p in _PHASES if all(supported("given", x) for x in p)),
                        supported("given", YSSARIL))
@@ -346,7 +360,7 @@ class TI4Model:
                 moves += plays
                 if card != SABOTAGE and any(q != p for q in holders):
                     moves.append(plays[0].replace(" plays ", " starts playing ", 1))
-                moves += _aimed_elsewhere(view, p, card)
+                moves += _aimed_elsewhere(view, p, card, targets)
             if len(known) > 1:  # several cards shown at once (ti4:note-3)
                 moves.append(f'{p} reveals "{known[0]}" and "{known[1]}"')
             # Often illegal: a card not held.
