@@ -5,7 +5,9 @@ never change, whose cards resolve at once, with no viewers, with prompts, with a
 cards, with no phases or timing windows (no_windows.py, which also serves itself over a
 pipe); and an EU engine with Turns of its own behind an adapter that refuses what it was not
 told (eu_turns.py). node_eu/ is an EU engine in Node.js that an outside developer wrote from
-the published pages alone, with its broken copies (tests/test_node_eu_engine.py).
+the published pages alone, with its broken copies (tests/test_node_eu_engine.py); node_ledger/
+an event-sourced TI4 engine in Node.js written the same way, whose broken copies report a
+result and leave their state unchanged (tests/test_node_ledger_engine.py).
 
 What they share is what the page says every TI4 adapter reads: the card facts.
 """
