@@ -45,7 +45,8 @@ UNIT_REF = rf"{NAME}'s (?:{UNIT})(?: \d+)?"
 COUNTER = (
     rf"(?P<player>{NAME}) has (?P<count>\w+) "
     r"(?:command tokens? in (?:her|his|their) (?P<pool>strategy|tactic|fleet) pool"
-    rf"|(?P<tg>trade goods?)|(?P<so>secret objectives?)|(?P<unit>{UNIT})s?)"
+    rf"|(?P<tg>trade goods?)|(?P<so>secret objectives?)|(?P<pn>promissory notes?)"
+    rf"|(?P<unit>{UNIT})s?)"
 )
 
 
@@ -205,8 +206,8 @@ PHRASES = {"ru": [
 ARGUMENTS = {"faction": "faction", "tech": "technology", "laws": "laws", "law": "law",
              "followers": "players", "units": "units", "against": "player",
              "attacker": "player", "defender": "player", "hits": "count", "round": "count",
-             "step": "status step", "so": "choice", "marks": "choice", "planet": "text",
-             "resources": "count", "influence": "count", "state": "choice",
+             "step": "status step", "so": "choice", "pn": "choice", "marks": "choice",
+             "planet": "text", "resources": "count", "influence": "count", "state": "choice",
              "unit": "unit type", "tg": "choice", "pool": "choice", "speaker": "player",
              "giver": "player", "receiver": "player", "_strategy_card.card": "strategy card"}
 KINDS = {"target": Kind("target", TARGET_GRAMMAR, target_references),
@@ -256,12 +257,14 @@ def law_needs(world: ScenarioWorld, laws: list[str]) -> list[str]:
 
 
 def counter_needs(world: ScenarioWorld, tg: str | None = None, unit: str | None = None,
-                  so: str | None = None, **_: Any) -> list[str]:
-    """Trade goods, secret objectives and units have capabilities; command tokens come with
-    what spends them (Politics, the cards that remove them), whose capabilities those steps
-    declare."""
+                  so: str | None = None, pn: str | None = None, **_: Any) -> list[str]:
+    """Trade goods, secret objectives, promissory notes and units have capabilities; command
+    tokens come with what spends them (Politics, the cards that remove them), whose
+    capabilities those steps declare."""
     if so:
         return ["ti4/secret-objectives"]
+    if pn:
+        return ["ti4/promissory-notes"]
     return ["ti4/trade-goods"] if tg else unit_needs(world, unit)
 
 
@@ -306,13 +309,15 @@ def _technology(oracle_world: ScenarioWorld, player: str, tech: str) -> None:
 @given(parsers.re(COUNTER))
 @requires(counter_needs)
 def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
-                 tg: str | None, so: str | None, unit: str | None) -> None:
-    """A count a player has: command tokens in a pool, trade goods, or units of a type (Bob's 2
-    dreadnoughts are then "Bob's dreadnought" and "Bob's dreadnought 2").
+                 tg: str | None, so: str | None, pn: str | None, unit: str | None) -> None:
+    """A count a player has: command tokens in a pool, trade goods, secret objectives,
+    promissory notes in hand, or units of a type (Bob's 2 dreadnoughts are then "Bob's
+    dreadnought" and "Bob's dreadnought 2").
 
     Example: Given Bob has 2 command tokens in his tactic pool
     Example: Given Alice has 3 trade goods
     Example: Given Bob has 2 dreadnoughts
+    Example: Given Bob has 3 promissory notes
     """
     n = parse_count(count)
     entry = oracle_world.player(player)
@@ -322,6 +327,8 @@ def _set_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str
         entry["trade_goods"] = n
     elif so:
         entry["secret_objectives"] = n
+    elif pn:
+        entry["promissory_notes"] = n
     else:
         units = oracle_world.given().setdefault("units", [])
         mine = [u for u in units if u["owner"] == player and u["type"] == unit]
@@ -585,7 +592,7 @@ def _trade(oracle_world: ScenarioWorld, giver: str, cards: str, receiver: str) -
 @then(parsers.re(COUNTER))
 @requires(counter_needs)
 def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: str | None,
-                   tg: str | None, so: str | None, unit: str | None) -> None:
+                   tg: str | None, so: str | None, pn: str | None, unit: str | None) -> None:
     """A count a player has, as the referee sees it.
 
     Example: Then Bob has 0 destroyers
@@ -601,6 +608,9 @@ def _check_counter(oracle_world: ScenarioWorld, player: str, count: str, pool: s
         elif so:
             what = f"{player}'s secret objectives"
             got = view["players"][player]["secret_objectives"]
+        elif pn:
+            what = f"{player}'s promissory notes"
+            got = view["players"][player]["promissory_notes"]
         else:
             what = f"{player}'s {unit}s"
             got = sum(1 for u in view.get("units", []) if u["owner"] == player

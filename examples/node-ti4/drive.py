@@ -275,11 +275,12 @@ def _normal(reply: JSON, reshuffled: bool) -> JSON:
     view = reply.get("view")
     if isinstance(view, dict):
         # The timing event (ti4/events, and the discards the reference reports as one),
-        # planets and secret objectives: the Node engine models none of them.
+        # planets, secret objectives and promissory notes: the Node engine models none.
         view.pop("event", None)
         view.pop("planets", None)
         for player in view.get("players", {}).values():
             player.pop("secret_objectives", None)
+            player.pop("promissory_notes", None)
     if not reshuffled or not isinstance(view, dict):
         return reply
     pool: list[str] = []

@@ -89,6 +89,10 @@ class CardModel:
     replaces_with: str | None = None
     #: Command tokens its player gains, (pool, count).
     tokens: tuple[str, int] | None = None
+    #: What it takes from the player it targets, one of: ``tactic`` (a token of their tactic
+    #: pool, back to their reinforcements), ``promissory_notes`` (a note of their hand, given
+    #: to its player).
+    takes: str | None = None
 
 
 #: The cards whose effects the engine models. Every other card is played with no modelled
@@ -106,7 +110,12 @@ CARD_MODELS: dict[str, CardModel] = {
         subject="units",
     ),
     "Repeal Law": CardModel("Repeal Law", target="law", specific=True),
-    "Insubordination": CardModel("Insubordination", target="player", offensive=True, specific=True),
+    "Insubordination": CardModel("Insubordination", target="player", offensive=True, specific=True,
+                                 takes="tactic"),
+    # Another player gives its player a promissory note from their hand (none to give: it
+    # has no effect; it is no component action, so it may be played for none).
+    "Diplomatic Pressure": CardModel("Diplomatic Pressure", target="player", offensive=True,
+                                     takes="promissory_notes"),
     "Bribery": CardModel("Bribery", target="trade_goods", any_number=True),
     # Modifies each of its player's units' rolls this combat round, which the engine does not
     # model (nor Flank Speed's move values nor Fighter Prototype's rolls): each is played for

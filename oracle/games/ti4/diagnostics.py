@@ -585,11 +585,11 @@ def cancelled_card_discarded(history: Sequence[Transition], i: int) -> str | Non
 
 def _board(view: Mapping[str, Any]) -> dict[str, Any]:
     """What card effects change: units, laws, planets (exhausted or readied), the speaker,
-    tokens, trade goods and secret objectives."""
+    tokens, trade goods, secret objectives and promissory notes."""
     return {"units": view.get("units"), "laws": view.get("laws"),
             "planets": view.get("planets"), "speaker": view.get("speaker"),
             "players": {p: (e.get("command_tokens"), e.get("trade_goods"),
-                            e.get("secret_objectives"))
+                            e.get("secret_objectives"), e.get("promissory_notes"))
                         for p, e in view["players"].items()}}
 
 

@@ -119,6 +119,7 @@ class ReferenceEngine(
             "ti4/trade-goods",
             "ti4/planets",
             "ti4/secret-objectives",
+            "ti4/promissory-notes",
             f"ti4/faction/{self.YSSARIL}",
             f"ti4/faction/{self.HACAN}",
             f"ti4/technology/{self.NEURAL_MOTIVATOR}",

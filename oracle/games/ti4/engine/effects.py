@@ -19,6 +19,7 @@ class Effects:
         "Direct Hit": "effect_destroy_unit",
         "Repeal Law": "effect_repeal_law",
         "Insubordination": "effect_insubordination",
+        "Diplomatic Pressure": "effect_give_promissory_note",
         "Bribery": "effect_bribery",
         "Morale Boost": "effect_unit_modifier",
         "Flank Speed": "effect_unit_modifier",
@@ -55,6 +56,15 @@ class Effects:
         if target.command_tokens.get("tactic", 0) > 0:
             target.command_tokens["tactic"] -= 1
             self.emit("token_removed", player=target.name, pool="tactic")
+
+    def effect_give_promissory_note(self, record: PlayRecord) -> None:
+        """Diplomatic Pressure: the target player gives the card's player a promissory note
+        from their hand, if they have one."""
+        target = self.g.players[record.targets["player"]]
+        if target.promissory_notes > 0:
+            target.promissory_notes -= 1
+            self.g.players[record.player].promissory_notes += 1
+            self.emit("gave", player=target.name, to=record.player, promissory_notes=1)
 
     def effect_bribery(self, record: PlayRecord) -> None:
         """Bribery: the player spends the chosen number of trade goods (possibly zero)."""

@@ -53,6 +53,7 @@ class Views:
                 "command_tokens": dict(p.command_tokens),
                 "trade_goods": p.trade_goods,
                 "secret_objectives": p.secret_objectives,
+                "promissory_notes": p.promissory_notes,
             }
         draw: JSON = {"count": len(game.draw)}
         cards = self.visible_draw_pile(viewer)

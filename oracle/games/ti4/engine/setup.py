@@ -179,6 +179,8 @@ class Setup:
             hand_limit_modifier=modifier,
             secret_objectives=_count(raw.get("secret_objectives", 0),
                                      f"{where}.secret_objectives"),
+            promissory_notes=_count(raw.get("promissory_notes", 0),
+                                    f"{where}.promissory_notes"),
             hand=self._cards(raw.get("hand", []), f"{where}.hand"),
         )
 

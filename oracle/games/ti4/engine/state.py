@@ -58,6 +58,8 @@ class PlayerState:
     hand_limit_modifier: int = 0
     #: Secret objectives drawn and not scored (a count: the engine models no objective).
     secret_objectives: int = 0
+    #: Promissory notes in the player's hand (a count: the engine models no note's text).
+    promissory_notes: int = 0
     hand: list[str] = field(default_factory=list)
     #: How many copies of each name in the hand every viewer may see (ti4:note-3). A plain
     #: dict, not a ``Counter``: the state is pickled before every move (to undo a rejected
@@ -164,5 +166,6 @@ PLAYER_KEYS = frozenset(
         "strategy_cards",
         "hand_limit_modifier",
         "secret_objectives",
+        "promissory_notes",
     }
 )

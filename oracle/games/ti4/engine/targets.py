@@ -14,8 +14,12 @@ from oracle.games.ti4.engine.state import (
     RULE_NOTE_7,
     RULE_NOTE_8,
     RULE_NOTE_9,
+    PlayerState,
     PlayRecord,
 )
+
+#: What a card takes from a player (``CardModel.takes``), in words.
+TAKEN = {"tactic": "tactic token", "promissory_notes": "promissory note", "": "thing to take"}
 
 
 class Targets:
@@ -53,13 +57,21 @@ class Targets:
             and self.owner_fits(name, model, u["owner"])
         ]
 
+    def holding(self, player: PlayerState, takes: str | None) -> int:
+        """How many of what a card takes from a player (``CardModel.takes``) they have."""
+        if takes == "tactic":
+            return player.command_tokens.get("tactic", 0)
+        if takes == "promissory_notes":
+            return player.promissory_notes
+        return 1
+
     def eligible_players(self, name: str, model: CardModel) -> list[str]:
-        """Players an Insubordination-like card could target: with a tactic token to remove."""
+        """Players a card aimed at a player could target: with something for it to take."""
         return [
             p.name
             for p in self.g.players.values()
             if self.may_target_owner(name, p.name, model.name)
-            and p.command_tokens.get("tactic", 0) >= 1
+            and self.holding(p, model.takes) >= 1
         ]
 
     def check_not_self_target(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
@@ -135,8 +147,8 @@ class Targets:
                 return Rejection(f"no unit {targets['unit']!r} is on the board", RULE_NOTE_9)
         elif model.target == "player" and not self.eligible_players(name, model):
             return Rejection(
-                f"{fact.name!r} needs another player with a tactic token, and there is none",
-                RULE_NOTE_9,
+                f"{fact.name!r} needs another player with a {TAKEN[model.takes or '']}, and "
+                "there is none", RULE_NOTE_9,
             )
         elif model.target == "planet":
             if not self.eligible_planets(name, model):
@@ -243,8 +255,8 @@ class Targets:
         chosen = targets.get(model.target or "")
         if model.target == "player":
             target = self.g.players.get(chosen) if isinstance(chosen, str) else None
-            if target is None or target.command_tokens.get("tactic", 0) < 1:
-                return f"{chosen} has no tactic token to remove"
+            if target is None or self.holding(target, model.takes) < 1:
+                return f"{chosen} has no {TAKEN[model.takes or '']} to give up"
         if model.target == "unit" and (not chosen or self.find_unit(chosen) is None):
             return f"unit {chosen!r} is not on the board"
         if model.target == "law" and chosen not in self.g.laws:
