@@ -11,6 +11,7 @@ without ``--repeat`` sends it; the report lists each scenario once.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections import Counter
@@ -187,3 +188,76 @@ def test_a_run_whose_scenarios_are_all_flaky_tested_something():
     assert nothing_tested(report(Status.FLAKY)) is None
     assert nothing_tested(report(Status.FLAKY, Status.UNSUPPORTED)) is None
     assert nothing_tested(report(Status.UNSUPPORTED)) is not None
+
+
+def test_a_baseline_lists_flaky_scenarios_as_known_flaky_and_holds(oracle, pytester):
+    """``expectations --from`` a report with flaky scenarios lists them under
+    ``known_flaky``; ``--repeat 3`` with that file on the same engine exits 0 (each run
+    that failed is ``xfail``, the runs together ``xfail`` with their outcomes, no
+    ``flaky``), also under ``--strict-expectations``; with one entry left out, that scenario
+    is a new flaky one and the run exits 1 naming it."""
+    pytester.makepyfile(flaky_engine=FLAKY_ENGINE)
+    args = ("run", "--engine", "flaky_engine:factory", "--rule", "ti4:2.4", "--repeat", "3")
+    first = oracle(*args)
+    assert first.code == 1
+    flaky = {s["name"] for s in first.scenarios("flaky")}
+    assert len(flaky) >= 2, first.out
+    (pytester.path / "r.json").write_text(json.dumps(first.report))
+    wrote = oracle("expectations", "--from", "r.json", "--out", "known.yaml")
+    assert wrote.code == 0, wrote.out + wrote.err
+    import yaml
+
+    listed = yaml.safe_load((pytester.path / "known.yaml").read_text())
+    assert {e["scenario"] for e in listed["known_flaky"]} == flaky
+    assert all(e["rule"] == "ti4:2.4" for e in listed["known_flaky"])
+    assert not any(e["reason"].startswith(("flaky", "known")) for e in listed["known_flaky"])
+
+    again = oracle(*args, "--expectations", "known.yaml", "--strict-expectations")
+    assert again.code == 0, again.out[-3000:]
+    assert not again.scenarios("flaky")
+    known = [s for s in again.scenarios("xfail") if s["name"] in flaky]
+    assert {s["name"] for s in known} == flaky
+    for s in known:
+        assert set(s["outcomes"]) == {"pass", "xfail"}, s
+        assert s["message"].startswith("known flaky: 3 runs of this scenario")
+        assert "known flaky (known.yaml:" in s["message"]
+    assert again.status("ti4:2.4") == "xfail"
+    (pytester.path / "r.json").write_text(json.dumps(again.report))
+    second = oracle("expectations", "--from", "r.json")
+    assert {e["scenario"] for e in yaml.safe_load(second.out)["known_flaky"]} == flaky
+
+    left_out = sorted(flaky)[0]
+    kept = [e for e in listed["known_flaky"] if e["scenario"] != left_out]
+    (pytester.path / "fewer.yaml").write_text(yaml.safe_dump({"known_flaky": kept}))
+    new = oracle(*args, "--expectations", "fewer.yaml")
+    assert new.code == 1, new.out[-3000:]
+    assert [s["name"] for s in new.scenarios("flaky")] == [left_out]
+    assert new.status("ti4:2.4") == "flaky"
+
+
+def test_a_known_flaky_rule_holds_its_runs_that_pass_and_those_that_fail():
+    """A rule-level ``known_flaky`` entry: a failing run is ``xfail``, a passing one stays
+    ``pass`` (passing is one of its outcomes, never ``xpass``), and runs that differ merge
+    to ``xfail``; a known failure that passes in some runs is still ``flaky``."""
+    from pathlib import Path
+
+    from oracle.report.expectations import Expectations, KnownFailure
+
+    entry = KnownFailure("luck", rule="ti4:2.4", line=3, flaky=True)
+    known = Expectations(Path("known.yaml"), (), (entry,))
+    failing = _verdict(Status.FAIL, name="s")
+    failing = dataclasses.replace(failing, rules=("ti4:2.4",))
+    passing = dataclasses.replace(failing, status=Status.PASS, message="")
+    runs = [known.apply(v)[0] for v in (passing, failing, passing)]
+    assert [v.status for v in runs] == [Status.PASS, Status.XFAIL, Status.PASS]
+    assert runs[1].message.startswith("known flaky (known.yaml:3): luck\n")
+    [merged] = merge_repeats(runs, known)
+    assert merged.status == Status.XFAIL
+    assert merged.outcomes == (Status.PASS, Status.XFAIL, Status.PASS)
+    assert [v.status for v in merge_repeats(runs)] == [Status.FLAKY]  # no file: flaky
+
+    as_failure = Expectations(Path("known.yaml"), (dataclasses.replace(entry, flaky=False),))
+    runs = [as_failure.apply(v)[0] for v in (dataclasses.replace(passing, name="t"),
+                                              dataclasses.replace(failing, name="t"))]
+    assert [v.status for v in runs] == [Status.PASS, Status.XFAIL]  # rule-level: no xpass
+    assert [v.status for v in merge_repeats(runs, as_failure)] == [Status.FLAKY]

@@ -25,8 +25,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
         "expectations", help="write a known-failures file from a run's JSON report",
         description="List every scenario a JSON report flags as a known failure (one entry "
                     "per scenario, with its rule), ready to commit in the engine's repository "
-                    "and pass to 'run --expectations'. A rule-level entry (no 'scenario') can "
-                    "be written by hand.")
+                    "and pass to 'run --expectations'; a flaky one (--repeat N) under "
+                    "'known_flaky'. A rule-level entry (no 'scenario') can be written by hand.")
     expect.add_argument("--from", dest="source", required=True, metavar="REPORT",
                         help="the JSON report of a run (rules-oracle run --json)")
     expect.add_argument("--out", metavar="PATH",

@@ -244,9 +244,10 @@ class OracleRun:
                   **({"editions": {g: e.name for g, e in sorted(chosen.editions.items())}}
                      if chosen.editions else {})}
         known = self.expectations.whole_rules() if self.expectations else set()
-        report = build_report(catalogs, self.sink.in_order(self.settings.repeat), engine,
-                              chosen.selected, known, chosen.rulings, chosen.short_path,
-                              self.settings.lang)
+        report = build_report(catalogs,
+                              self.sink.in_order(self.settings.repeat, self.expectations),
+                              engine, chosen.selected, known, chosen.rulings,
+                              chosen.short_path, self.settings.lang)
         self.report = dataclasses.replace(report, interrupted=self.interrupted,
                                           shard=chosen.shard,  # type: ignore[arg-type]
                                           started=self.started, repeat=self.settings.repeat)

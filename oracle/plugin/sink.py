@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from oracle.plugin.breaker import NOT_RUN_PROPERTY
 from oracle.report.model import USER_PROPERTY, ScenarioVerdict
 from oracle.report.repeats import merge_repeats
+
+if TYPE_CHECKING:
+    from oracle.report.expectations import Expectations
 
 order_key = pytest.StashKey[int]()
 """Each collected test's place in the collection (``pytest_collection_finish``)."""
@@ -70,9 +73,11 @@ class VerdictSink:
             report.user_properties = [(k, v) for k, v in report.user_properties
                                       if k != USER_PROPERTY]
 
-    def in_order(self, repeat: int = 1) -> list[ScenarioVerdict]:
+    def in_order(self, repeat: int = 1, expectations: Expectations | None = None
+                 ) -> list[ScenarioVerdict]:
         """The verdicts in collection order; under ``--repeat N`` each scenario's runs made
-        one verdict (``oracle.report.repeats.merge_repeats``)."""
+        one verdict (``oracle.report.repeats.merge_repeats``, with the run's expectations:
+        its known flaky scenarios)."""
         ordered = [v for _, v in sorted(zip(self.order, self.verdicts, strict=True),
                                         key=lambda pair: pair[0])]
-        return merge_repeats(ordered) if repeat > 1 else ordered
+        return merge_repeats(ordered, expectations) if repeat > 1 else ordered

@@ -10,6 +10,14 @@ run's JSON report: one entry per scenario that did not pass (fail, error, or blo
 under the rule it is charged to (a blocked scenario's is the rule that blocked it), so a
 run on the same engine with that file is green, also under ``--strict-expectations``.
 
+A scenario whose outcome is luck (``flaky`` under ``--repeat N``: its runs ended
+differently) is listed under ``known_flaky``, as WPT's expectations list a test's
+``known_intermittent`` statuses: each run of it that does not pass is ``xfail``, each that
+passes is ``pass``, and its runs together are ``xfail`` with their ``outcomes``, so the run
+stays green; a flaky scenario no entry lists still fails the run. A known failure that
+passes in some runs only is not a known flaky one: it stays ``flaky`` (move it to
+``known_flaky`` if that is what it is).
+
 File format::
 
     # expectations for my engine
@@ -19,6 +27,10 @@ File format::
         issue: https://example.org/my-engine/issues/12
       - scenario: Sabotage cancels a card: no effect, both discarded
         reason: cancelled cards stay in hand (fix pending)
+    known_flaky:
+      - rule: ti4:2.4
+        scenario: The player chooses the seven cards to keep and discards the rest
+        reason: the limit comes from an unseeded generator (fix pending)
 """
 
 from __future__ import annotations
@@ -33,8 +45,11 @@ import yaml
 from oracle.report.model import Report, ScenarioVerdict, Status
 from oracle.suite import filecheck
 
-NOT_PASSING = (Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL)
+NOT_PASSING = (Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL, Status.FLAKY)
 """Scenario statuses a baseline lists: everything that ran and did not pass."""
+
+LISTS = ("known_failures", "known_flaky")
+"""The lists of an expectations file: the known failures, the scenarios known to be flaky."""
 
 
 class ExpectationsError(Exception):
@@ -50,6 +65,8 @@ class KnownFailure:
     scenario: str | None = None
     issue: str | None = None
     line: int = 0
+    #: Listed under ``known_flaky``: its runs may pass or fail (``xfail`` when they fail).
+    flaky: bool = False
 
     def matches(self, rules: Iterable[str], scenario: str) -> bool:
         if self.scenario is not None and self.scenario != scenario:
@@ -57,7 +74,8 @@ class KnownFailure:
         return self.rule is None or self.rule in rules
 
     def where(self, path: Path) -> str:
-        why = f"known failure ({path}:{self.line}): {self.reason}"
+        kind = "known flaky" if self.flaky else "known failure"
+        why = f"{kind} ({path}:{self.line}): {self.reason}"
         return why + (f" [{self.issue}]" if self.issue else "")
 
 
@@ -73,10 +91,30 @@ def charged_rules(verdict: ScenarioVerdict) -> tuple[str, ...]:
 class Expectations:
     path: Path
     entries: tuple[KnownFailure, ...]
+    #: ``known_flaky``: scenarios (or rules) whose runs may pass or fail.
+    flaky: tuple[KnownFailure, ...] = ()
 
     def match(self, rules: Iterable[str], scenario: str) -> KnownFailure | None:
+        """The first known failure, else the first known flaky entry, that lists a scenario
+        of this name charged to one of these rules."""
         rules = tuple(rules)
-        return next((e for e in self.entries if e.matches(rules, scenario)), None)
+        return next((e for e in (*self.entries, *self.flaky) if e.matches(rules, scenario)),
+                    None)
+
+    def known_flaky(self, runs: Iterable[ScenarioVerdict]) -> KnownFailure | None:
+        """The ``known_flaky`` entry that lists a scenario whose runs (``--repeat N``)
+        ended differently, if its runs are what that entry allows: a run that did not pass
+        is ``xfail`` by that entry; None when one is ``xpass`` (a known failure that
+        passes in some runs is not known to be flaky)."""
+        runs = tuple(runs)
+        if any(v.status == Status.XPASS for v in runs):
+            return None
+        for verdict in runs:
+            if verdict.status == Status.XFAIL:  # a blocked one keeps the rule it is charged
+                charged = (verdict.blocked_by,) if verdict.blocked_by else verdict.rules
+                entry = self.match(charged, verdict.name)
+                return entry if entry is not None and entry.flaky else None
+        return None
 
     def whole_rules(self) -> set[str]:
         """The rules listed as known failures as a whole (an entry with no scenario): such a
@@ -89,8 +127,10 @@ class Expectations:
         A failure, error or blocked scenario is known when an entry names its scenario (or
         none) under a rule it is charged to (``charged_rules``): a scenario listed as
         blocked by ti4:2.4 that now fails its own rule is a new failure. A passing scenario
-        is known when an entry names it, under whichever rule of its game (it passes now:
-        ``xpass``); a rule-level entry is judged on the whole rule (``build_report``).
+        is known when a known failure names it, under whichever rule of its game (it passes
+        now: ``xpass``); a rule-level entry is judged on the whole rule (``build_report``).
+        A known flaky scenario that passes is simply ``pass``: passing is one of its
+        outcomes.
         """
         if verdict.status in (Status.FAIL, Status.ERROR, Status.BLOCKED):
             return self.match(charged_rules(verdict), verdict.name)
@@ -121,37 +161,45 @@ def load_expectations(path: Path, known_ids: Iterable[str]) -> Expectations:
     except (OSError, yaml.YAMLError) as exc:
         raise ExpectationsError(f"{path}: cannot read the expectations file ({exc})") from exc
     data: Any = yaml.safe_load(text) if root is not None else None
-    if not isinstance(data, dict) or not isinstance(data.get("known_failures"), list):
+    if not isinstance(data, dict) or not any(isinstance(data.get(k), list) for k in LISTS):
         raise ExpectationsError(
-            f"{path}:1: an expectations file needs a 'known_failures:' list; write it with "
-            "'rules-oracle expectations --from report.json'"
+            f"{path}:1: an expectations file needs a 'known_failures:' list (or a "
+            "'known_flaky:' one); write it with 'rules-oracle expectations --from report.json'"
         )
     if found := filecheck.problem(path, data, "expectations", text):
         raise ExpectationsError(f"{found}; see 'rules-oracle expectations --help'")
-    nodes = next(v for k, v in root.value if k.value == "known_failures").value
     ids = set(known_ids)
-    entries = []
-    for node, entry in zip(nodes, data["known_failures"], strict=True):
-        line = node.start_mark.line + 1
-        if not isinstance(entry, dict) or not (entry.get("rule") or entry.get("scenario")):
-            raise ExpectationsError(f"{path}:{line}: each known failure needs 'rule' (e.g. "
-                                    f"ti4:2.4) or 'scenario' (its name), got {entry!r}")
-        if not entry.get("reason"):
-            raise ExpectationsError(f"{path}:{line}: say why this failure is expected "
-                                    "('reason: ...'), so the next reader knows when to remove it")
-        rule = entry.get("rule")
-        if rule is not None and str(rule) not in ids:
-            raise ExpectationsError(f"{path}:{line}: {rule!r} is not a rule id of any catalog "
-                                    "in this run")
-        entries.append(KnownFailure(
-            reason=str(entry["reason"]), rule=str(rule) if rule else None,
-            scenario=entry.get("scenario"), issue=entry.get("issue"), line=line))
-    return Expectations(path, tuple(entries))
+    lists = {k.value: v for k, v in root.value}
+    failures, flaky = ([_entry(path, node, entry, ids, flaky=name == "known_flaky")
+                        for node, entry in zip(lists[name].value, data[name], strict=True)]
+                       if isinstance(data.get(name), list) else [] for name in LISTS)
+    return Expectations(path, tuple(failures), tuple(flaky))
+
+
+def _entry(path: Path, node: yaml.Node, entry: Any, ids: set[str], *, flaky: bool
+           ) -> KnownFailure:
+    line = node.start_mark.line + 1
+    what = "known flaky scenario" if flaky else "known failure"
+    if not isinstance(entry, dict) or not (entry.get("rule") or entry.get("scenario")):
+        raise ExpectationsError(f"{path}:{line}: each {what} needs 'rule' (e.g. ti4:2.4) or "
+                                f"'scenario' (its name), got {entry!r}")
+    if not entry.get("reason"):
+        raise ExpectationsError(f"{path}:{line}: say why this {what} is expected "
+                                "('reason: ...'), so the next reader knows when to remove it")
+    rule = entry.get("rule")
+    if rule is not None and str(rule) not in ids:
+        raise ExpectationsError(f"{path}:{line}: {rule!r} is not a rule id of any catalog "
+                                "in this run")
+    return KnownFailure(reason=str(entry["reason"]), rule=str(rule) if rule else None,
+                        scenario=entry.get("scenario"), issue=entry.get("issue"), line=line,
+                        flaky=flaky)
 
 
 def from_report(report: Report) -> str:
     """An expectations file listing every scenario of a report that did not pass (fail,
-    error, blocked, or already a known failure), each once, under the rule it is charged to.
+    error, blocked, or already a known failure), each once, under the rule it is charged to;
+    a flaky one (``--repeat N``: its runs ended differently, or it is already known to be
+    flaky) under ``known_flaky``.
 
     One entry per scenario, not per rule: with a rule-level entry, a new failure in a rule
     that already had a known one would stay ``xfail``, and the run green. A blocked
@@ -160,22 +208,32 @@ def from_report(report: Report) -> str:
     and fails would stay green. A rule-level entry can still be written by hand (leave out
     ``scenario``).
     """
-    entries: dict[tuple[str, str], dict[str, str]] = {}
+    lists: dict[str, dict[tuple[str, str], dict[str, str]]] = {k: {} for k in LISTS}
+    seen: set[tuple[str, str]] = set()
     for rule in report.rules:
         official = [s for g in rule.rulings if not g.probe for s in g.scenarios]
         for scenario in (*rule.scenarios, *official):  # a probe never fails: none needed
             key = (scenario.location, scenario.name)
-            if scenario.status not in NOT_PASSING or key in entries:
+            if scenario.status not in NOT_PASSING or key in seen:
                 continue
+            seen.add(key)
             lines = [ln for ln in scenario.message.strip().splitlines()
-                     if not ln.startswith(("line ", "known failure ("))]
+                     if not ln.startswith(("line ", "known failure (", "known flaky (",
+                                           "flaky: ", "known flaky: "))]
             why = lines[0] if lines else str(scenario.status)
-            entries[key] = {"rule": scenario.blocked_by or rule.id, "scenario": scenario.name,
-                            "reason": why[:200], "issue": ""}
+            flaky = (scenario.status == Status.FLAKY or bool(scenario.outcomes)
+                     or scenario.message.startswith("known flaky"))
+            lists["known_flaky" if flaky else "known_failures"][key] = {
+                "rule": scenario.blocked_by or rule.id, "scenario": scenario.name,
+                "reason": why[:200], "issue": ""}
     spec = report.engine.get("spec", "?")
     header = (f"# Known failures of engine {spec}, written by 'rules-oracle expectations "
               "--from':\n# one per scenario that did not pass (fail, error, blocked), under "
-              "the rule it is charged to.\n# Fill in each issue link; remove an entry when "
-              "its scenario passes (--strict-expectations reports it as xpass).\n")
-    return header + yaml.safe_dump({"known_failures": list(entries.values())},
-                                   sort_keys=False, allow_unicode=True, width=100)
+              "the rule it is charged to;\n# a scenario whose runs ended differently "
+              "(--repeat N: flaky) under known_flaky.\n# Fill in each issue link; remove an "
+              "entry when its scenario passes (--strict-expectations reports a known\n# "
+              "failure that passes as xpass).\n")
+    data: dict[str, Any] = {"known_failures": list(lists["known_failures"].values())}
+    if lists["known_flaky"]:
+        data["known_flaky"] = list(lists["known_flaky"].values())
+    return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)

@@ -10,41 +10,55 @@ the same way, with each status it gave; its ``known_intermittent`` lists them in
 expectations), and it fails the run: the engine broke the rule in at least one run. The
 message is that of the first run that did not pass, so a report shows what went wrong and
 how to reproduce it, and says how many runs gave what.
+
+An expectations file's ``known_flaky`` entries (``oracle.report.expectations``) make such a
+scenario's runs that did not pass ``xfail``, and its runs together ``xfail`` too, with their
+outcomes: known, so the run stays green, while a flaky scenario no entry lists still fails
+it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from oracle.report.model import ScenarioVerdict, Status
+
+if TYPE_CHECKING:
+    from oracle.report.expectations import Expectations
 
 #: Outcomes that say nothing went wrong: the run to show is the first not among them.
 _CLEAN = (Status.PASS, Status.XPASS)
 
 
-def merge_repeats(verdicts: Iterable[ScenarioVerdict]) -> list[ScenarioVerdict]:
+def merge_repeats(verdicts: Iterable[ScenarioVerdict], expectations: Expectations | None = None
+                  ) -> list[ScenarioVerdict]:
     """One verdict per scenario (its location and name: an Outline's row by its values),
     from the verdicts of its repeated runs in the order they ran; first seen, first
-    listed."""
+    listed. ``expectations``: the run's file, whose ``known_flaky`` entries it applies."""
     runs: dict[tuple[str, str], list[ScenarioVerdict]] = {}
     for verdict in verdicts:
         runs.setdefault((verdict.location, verdict.name), []).append(verdict)
-    return [merge(group) for group in runs.values()]
+    return [merge(group, expectations) for group in runs.values()]
 
 
-def merge(runs: list[ScenarioVerdict]) -> ScenarioVerdict:
+def merge(runs: list[ScenarioVerdict], expectations: Expectations | None = None
+          ) -> ScenarioVerdict:
     """A scenario's runs as one verdict: the first run's when every run ended alike, else
-    ``flaky``, with every run's outcome (``outcomes``) and the first unclean run's steps,
-    blame and message (prefixed with what the runs gave)."""
+    ``flaky`` (``xfail`` when ``expectations`` lists it as known flaky), with every run's
+    outcome (``outcomes``) and the first unclean run's steps, blame and message (prefixed
+    with what the runs gave)."""
     outcomes = tuple(v.status for v in runs)
     if len(set(outcomes)) == 1:
         return runs[0]
     shown = next((i for i, v in enumerate(runs) if v.status not in _CLEAN), 0)
     base = runs[shown]
-    head = (f"flaky: {len(runs)} runs of this scenario (the same seed, the same requests) "
-            f"gave {', '.join(outcomes)}; run {shown + 1} ({base.status}) follows")
-    return replace(base, status=Status.FLAKY, outcomes=outcomes,
+    known = expectations.known_flaky(runs) if expectations is not None else None
+    head = (f"{'known flaky' if known else 'flaky'}: {len(runs)} runs of this scenario (the "
+            f"same seed, the same requests) gave {', '.join(outcomes)}; run {shown + 1} "
+            f"({base.status}) follows")
+    return replace(base, status=Status.XFAIL if known else Status.FLAKY, outcomes=outcomes,
                    message=f"{head}\n{base.message}" if base.message else head,
                    duration=sum(v.duration for v in runs) / len(runs))
 
