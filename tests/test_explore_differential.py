@@ -91,6 +91,35 @@ def test_engines_making_the_choices_the_rules_leave_them_do_not_disagree(name):
     assert not flagged.agree
 
 
+def test_a_ti4_engine_discarding_a_keeps_cards_in_another_order_does_not_disagree():
+    """Why: the order in which one keep's discards land on the pile is the engine's (ti4:2.4
+    "discard the rest"; no scenario reads it), and an outside engine stacking them the other
+    way was charged to ti4:note-4. Without TI4's choices it still is (the comparison can
+    fail)."""
+    from oracle.games.kit import not_kept
+    from oracle.games.ti4.engine import ReferenceEngine
+
+    class ReversedDiscards(ReferenceEngine):
+        def keep_cards(self, player, keep):  # type: ignore[no-untyped-def]
+            gone = not_kept(player.hand, keep)
+            self.remove_from_hand(player, gone)
+            for card in reversed(gone):
+                self.discard_card(card)
+            self.emit("discarded", player=player.name, cards=gone)
+            self.discarded(player, gone)
+
+    result = _compare("ti4", ReversedDiscards(), "reversed", games=25)
+    assert result.agree, [(f.rules, f.message) for f in result.findings]
+    assert result.diverged, "no keep discarded two cards"
+    model = load_model(GAMES["ti4"])
+    original, model.choices = model.choices, NoChoices()
+    try:
+        flagged = _compare("ti4", ReversedDiscards(), "reversed", games=25, max_findings=1)
+    finally:
+        model.choices = original
+    assert not flagged.agree
+
+
 def _elsewhere() -> dict[str, type]:
     """The EU engines of tests/test_eu_attribution.py (its module text)."""
     source = (ROOT / "tests" / "test_eu_attribution.py").read_text()

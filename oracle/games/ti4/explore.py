@@ -10,6 +10,7 @@ rejected action must change nothing.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
@@ -25,6 +26,7 @@ from oracle.explore import (
     Supported,
     rejection_checked,
 )
+from oracle.explore.compare import Loosened, NoChoices
 from oracle.explore.model import shown_count
 from oracle.games.kit.explore import (
     answer_moves,
@@ -285,8 +287,34 @@ def _hand(explored: Explored, player: str) -> list[str]:
     return hand_cards(explored.view(), player)
 
 
+_KEEP = re.compile(r"\w+ keeps ")
+
+
+def _sorted_discard(view: dict[str, Any]) -> None:
+    decks = dict(view.get("decks") or {})
+    deck = dict(decks.get("action") or {})
+    if isinstance(deck.get("discard"), list):
+        deck["discard"] = sorted(deck["discard"])
+    decks["action"] = deck
+    view["decks"] = decks
+
+
+class TI4Choices(NoChoices):
+    """What the TI4 rules leave to the engine beyond the protocol's choices, for differential
+    exploration (docs/protocol.md, "Comparing two engines"): the order in which the cards one
+    keep discards land on the discard pile (ti4:2.4#2 "discard the rest" gives none). An
+    outside engine discarding them in the order chosen was charged to ti4:note-4."""
+
+    def outcome(self, before: Any, text: str) -> Loosened | None:
+        if _KEEP.match(text):
+            return Loosened("the order of the cards one keep discards", _sorted_discard)
+        return None
+
+
 class TI4Model:
     """The TI4 exploration model: setups, moves and invariants."""
+
+    choices = TI4Choices()
 
     #: The rule that states each action a move sends: an engine failing to answer one is
     #: charged there (``oracle.explore.model.move_rules_of``). Not listed, as no one rule
