@@ -126,6 +126,9 @@ CARD_MODELS: dict[str, CardModel] = {
                              unit_types=SHIP_TYPES),
     "Fighter Prototype": CardModel("Fighter Prototype", target="units", any_number=True,
                                    unit_types=frozenset({"fighter"})),
+    # Modifies its player's PRODUCTION and the cost of what it produces, which the engine does
+    # not model either; it targets nothing.
+    "War Machine": CardModel("War Machine"),
     "Sabotage": CardModel("Sabotage", target="card"),
     # Cancels up to two hits of the space combat roll its timing event is (ti4:note-8).
     "Shields Holding": CardModel("Shields Holding", target="hits", any_number=True,

@@ -21,9 +21,10 @@ class Effects:
         "Insubordination": "effect_insubordination",
         "Diplomatic Pressure": "effect_give_promissory_note",
         "Bribery": "effect_bribery",
-        "Morale Boost": "effect_unit_modifier",
-        "Flank Speed": "effect_unit_modifier",
-        "Fighter Prototype": "effect_unit_modifier",
+        "Morale Boost": "effect_modifier",
+        "Flank Speed": "effect_modifier",
+        "Fighter Prototype": "effect_modifier",
+        "War Machine": "effect_modifier",
         "Sabotage": "effect_sabotage",
         "Shields Holding": "effect_cancel_hits",
         "Reverse Engineer": "effect_take_discarded",
@@ -73,10 +74,10 @@ class Effects:
         player.trade_goods -= spent
         self.emit("spent", player=player.name, trade_goods=spent)
 
-    def effect_unit_modifier(self, record: PlayRecord) -> None:
-        """Morale Boost, Flank Speed, Fighter Prototype: modify each of the player's units of
-        their types (rolls, move values), which the engine does not model."""
-        self.emit("unit_modifier", player=record.player, card=record.card)
+    def effect_modifier(self, record: PlayRecord) -> None:
+        """Morale Boost, Flank Speed, Fighter Prototype, War Machine: modify what the engine
+        does not model (each of the player's units' rolls or move values, their PRODUCTION)."""
+        self.emit("modifier", player=record.player, card=record.card)
 
     def effect_cancel_hits(self, record: PlayRecord) -> None:
         """Shields Holding: cancels up to its number of hits of the roll it was played
