@@ -258,6 +258,17 @@ Feature: Display Cards
       When Alice uses an action of card A that spends 1 charge
       Then Alice has card A on display with 2 charges
 
+    Scenario: Two uses in a row remove a charge each
+      Cites: eu-pop:6.2.display.7#1 "Each time you take one of the Actions on a Display Card"
+      Given it is the action phase, Alice's turn
+      And card A is any display card with an action spending 1 charge
+      And Alice has card A on display with 3 charges
+      And Alice has 9 of each Monarch Power
+      When Alice uses an action of card A that spends 1 charge
+      And Alice's turn comes round again
+      And Alice uses an action of card A that spends 1 charge
+      Then Alice has card A on display with 1 charge
+
     Scenario: An Action that says so removes more charges
       Cites: eu-pop:6.2.display.7#1 "(or more if the text says so)"
       Given it is the action phase, Alice's turn

@@ -395,3 +395,48 @@ Feature: Drawing action cards
       Then Alice must discard 1 card
       And Alice holds card A, card C and card D
       And the action discard pile is card B
+
+    Scenario: With Neural Motivator, Scheming adds one card to the status phase's two
+      Cites: ti4:note-5.1#1 "they will draw both their action cards"
+      Cites: ti4:note-5.2#1 "The Yssaril player will draw all of their action cards, and discard for their Scheming ability"
+      Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+      # Both cards are one draw in the deal: one extra card, one discard. Bob, dealt
+      # first, has Neural Motivator too, without Scheming.
+      Given it is the status phase
+      And the initiative order is Bob, Alice and Carol
+      And Bob has researched "Neural Motivator"
+      And Alice is the Yssaril player
+      And Alice has researched "Neural Motivator"
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And card E is any other card
+      And the action deck is card A, card B, card C, card D, card E and 3 other cards
+      When the status phase step "Draw Action Cards" is resolved
+      Then Bob holds card A and card B
+      And Alice must discard 1 card
+      And Alice holds card C, card D and card E
+      When Alice discards card E
+      Then Alice holds card C and card D
+      And the action discard pile is card E
+
+    Scenario: Scheming adds one card to the two a Politics deal gives a player
+      Cites: ti4:note-5.2#1 "The Yssaril player will draw all of their action cards, and discard for their Scheming ability"
+      Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+      Cites: ti4:66.3#1 "may spend one command token from their strategy pool to draw two action cards"
+      Given it is the action phase, Alice's turn
+      And Alice has the Politics strategy card
+      And Carol is the speaker
+      And Bob is the Yssaril player
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And card E is any other card
+      And the action deck is card A, card B, card C, card D, card E and 3 other cards
+      When Alice resolves the primary ability of Politics, choosing Bob as speaker, and Bob resolves its secondary ability
+      Then Alice holds card A and card B
+      And Bob must discard 1 card
+      And Bob holds card C, card D and card E
+      And the action deck is 3 cards

@@ -1005,6 +1005,51 @@
       И у Alice на руке карта A, карта C и карта D
       И сброс действий: карта B
 
+    Сценарий: С Neural Motivator Scheming добавляет одну карту к двум картам фазы статуса
+      Cites: ti4:note-5.1#1 "they will draw both their action cards"
+      Cites: ti4:note-5.2#1 "The Yssaril player will draw all of their action cards, and discard for their Scheming ability"
+      Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+      # Обе карты берутся одним взятием при раздаче: одна лишняя карта, один сброс. У Bob,
+      # которому раздают первым, тоже есть Neural Motivator, но нет Scheming.
+      Дано идёт фаза status
+      И порядок инициативы: Bob, Alice и Carol
+      И Bob изучил "Neural Motivator"
+      И Alice играет за Yssaril
+      И Alice изучила "Neural Motivator"
+      И карта A — любая карта
+      И карта B — любая другая карта
+      И карта C — любая другая карта
+      И карта D — любая другая карта
+      И карта E — любая другая карта
+      И колода действий: карта A, карта B, карта C, карта D, карта E и 3 другие карты
+      Когда выполнен шаг фазы статуса "Draw Action Cards"
+      Тогда у Bob на руке карта A и карта B
+      И Alice должна сбросить 1 карту
+      И у Alice на руке карта C, карта D и карта E
+      Когда Alice сбрасывает карту E
+      Тогда у Alice на руке карта C и карта D
+      И сброс действий: карта E
+
+    Сценарий: Scheming добавляет одну карту к двум, которые раздача Politics даёт игроку
+      Cites: ti4:note-5.2#1 "The Yssaril player will draw all of their action cards, and discard for their Scheming ability"
+      Cites: ti4:1.20#1 "Each ability can be resolved once for each occurrence of that ability’s timing event."
+      Cites: ti4:66.3#1 "may spend one command token from their strategy pool to draw two action cards"
+      Дано идёт фаза action, ход Alice
+      И у Alice карта стратегии Politics
+      И Carol — спикер
+      И Bob играет за Yssaril
+      И карта A — любая карта
+      И карта B — любая другая карта
+      И карта C — любая другая карта
+      И карта D — любая другая карта
+      И карта E — любая другая карта
+      И колода действий: карта A, карта B, карта C, карта D, карта E и 3 другие карты
+      Когда Alice выполняет основное свойство Politics, назначая спикером Bob, а Bob выполняет его вторичное свойство
+      Тогда у Alice на руке карта A и карта B
+      И Bob должен сбросить 1 карту
+      И у Bob на руке карта C, карта D и карта E
+      И колода действий: 3 карты
+
   @ti4:note-6
   Правило: Комментарий 5 После отмены карты её владелец может сыграть вторую копию
     Cites: ti4:note-6#1 "игрок может сыграть вторую копию карты с таким же названием"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from itertools import takewhile
 from typing import Any
 
 from oracle.games.ti4.cards import LAW_MODELS
@@ -188,7 +189,11 @@ def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
             return None  # an empty deck never shuffled from the pile: the reshuffle's
         return "nobody received a card"
     for player, cards in gains.items():
-        if len(cards) > 1 + _ability_cards(t, player):
+        # A Yssaril player with Neural Motivator draws two in one draw: how many more than
+        # their three they get is Scheming's count (one per draw, not per card: ti4:note-5.2),
+        # not this rule's.
+        if len(cards) > 1 + _ability_cards(t, player) and not (
+                _yssaril(t, player) and _neural_motivator(t, player)):
             return f"{player} received {len(cards)} cards in the status phase, not one"
     needed = sum(1 + _ability_cards(t, p) for p in gains)
     if not t.after.get("pending") and (len(draw_pile(t.before, DECK)) >= needed
@@ -214,6 +219,21 @@ def deal_order(history: Sequence[Transition], i: int) -> str | None:
         # A deal that paused for a decision has served the first players in the order.
         return (f"the deal paused after serving {', '.join(served)}, not the first of "
                 f"{', '.join(plain)}")
+    owing = [p for p in order if p in {q.get("player") for q in t.after.get("pending") or ()}
+             and gains.get(p)]
+    skipped = [p for p in order[:order.index(owing[0])] if not gains.get(p)] if owing else []
+    if len(deck) > sum(len(cards) for cards in gains.values()) and owing:
+        # It paused for a player it served: everyone before them in the order came first,
+        # and nobody after them took a card from above theirs on the deck.
+        if skipped:
+            return (f"the deal paused for {owing[0]} before serving {', '.join(skipped)}, "
+                    "who come(s) first in the initiative order")
+        first = min((deck.index(c) for c in gains[owing[0]] if c in deck), default=0)
+        ahead = [p for p in order[order.index(owing[0]) + 1:]
+                 if any(c in deck and deck.index(c) < first for c in gains.get(p, []))]
+        if ahead:
+            return (f"{', '.join(ahead)} took cards before {owing[0]}, who comes first in "
+                    "the initiative order")
     dealt = [p for p in order if len(gains.get(p, [])) == 1 and _plain_drawer(t, p)]
     total = sum(len(cards) for cards in gains.values())
     if total > len(deck):
@@ -380,9 +400,13 @@ def politics_draws_two(history: Sequence[Transition], i: int) -> str | None:
     """ti4:2.2: resolving Politics (primary or secondary) draws two cards (three for the
     Yssaril player, whose Scheming adds one)."""
     t = history[i]
-    if t.kind == "politics" and t.after.get("pending"):
-        return None  # the deal waits for a decision; the rest of it comes later
     players = [t.action.get("player"), *(t.action.get("secondary") or ())]
+    if t.kind == "politics" and t.after.get("pending"):
+        # The deal waits for a decision: those served before the first player owing it got
+        # all their cards; what the one owing it got is the decision's rule's (Scheming's).
+        owing = {p.get("player") for p in t.after["pending"]}
+        order = _deal_order(t)
+        players = list(takewhile(lambda p: p not in owing, order))
     wanted = {p: POLITICS_DRAW + (1 if _yssaril(t, p) else 0) for p in players}
     short = sum(wanted.values()) > len(draw_pile(t.before, DECK))
     for player, count in wanted.items():

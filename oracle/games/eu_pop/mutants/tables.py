@@ -105,6 +105,14 @@ def _discarded_at_one_charge(self: Ref, player: PlayerState, display: Display, n
         self.display_emptied(player, display)
 
 
+def _only_the_first_use_spends(self: Ref, player: PlayerState, display: Display, n: int
+                               ) -> None:
+    if vars(display).get("used"):  # marked at its first use: later uses spend nothing
+        return
+    display.used = True  # type: ignore[attr-defined]
+    Ref.spend_charges(self, player, display, n)
+
+
 # -- Battles --------------------------------------------------------------------------------------
 
 
@@ -271,6 +279,9 @@ TABLES: tuple[Mutant, ...] = (
            action_kinds=_battle_actions_plain),
     mutant("uses_spend_nothing", ("6.2.display.7",), "using a Display Card spends no charge",
            uses_of=returns(0)),
+    mutant("only_the_first_use_spends", ("6.2.display.7",),
+           "only the first use of a Display Card removes charges; later uses spend none",
+           spend_charges=_only_the_first_use_spends),
     mutant("uses_of_the_first_action", ("6.2.display.7",),
            "every Action on a Display Card spends the charges of the card's first Action",
            uses_of=_uses_of_the_first_action),

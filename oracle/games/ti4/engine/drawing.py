@@ -151,7 +151,14 @@ class Drawing:
 
     def status_dealing_queue(self) -> list[tuple[str, int]]:
         """ti4:note-5, ti4:note-5.1: each player draws all their cards before the next one."""
-        return [(n, self.status_draw_count(self.g.players[n])) for n in self.dealing_order()]
+        return [entry for n in self.dealing_order()
+                for entry in self.deal_entries(n, self.status_draw_count(self.g.players[n]))]
+
+    def deal_entries(self, name: str, count: int) -> list[tuple[str, int]]:
+        """A player's turn in a deal: one draw of all their cards (ti4:note-5.1 "draw both
+        their action cards"; ti4:note-5.2 "draw all of their action cards, and discard": one
+        draw, so one Scheming card and one discard, ti4:1.20#1)."""
+        return [(name, count)]
 
     def dealing_paused(self) -> bool:
         """ti4:note-5.2, ti4:note-10: the next player draws only after pending discards."""

@@ -115,10 +115,10 @@ class TurnActions:
         for follower in followers:
             self.check_politics_secondary(follower)
         self.resolve_politics_primary(player, speaker)
-        queue = [(player.name, self.politics_draw_count(player))]
+        queue = self.deal_entries(player.name, self.politics_draw_count(player))
         for follower in self.politics_order(player, followers):
             follower.command_tokens["strategy"] -= 1
-            queue.append((follower.name, self.politics_draw_count(follower)))
+            queue += self.deal_entries(follower.name, self.politics_draw_count(follower))
         self.start_deal(queue)
 
     def politics_order(self, active: PlayerState, followers: list[PlayerState]

@@ -160,6 +160,10 @@ def _scheming_discards_at_once(self: Ref, player: Any, count: int) -> None:
     self.hand_changed(player)
 
 
+def _deal_one_draw_per_card(self: Ref, name: str, count: int) -> list[tuple[str, int]]:
+    return [(name, 1)] * count  # each card of a player's turn in a deal a draw of its own
+
+
 def _scheming_per_card(self: Ref, player: Any, count: int) -> None:
     if count <= 0:
         return
@@ -275,6 +279,10 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("scheming_per_card", ("note-5.2",),
            "Scheming adds one card for each card drawn, not one for each draw",
            player_draws=_scheming_per_card),
+    mutant("deal_one_draw_per_card", ("note-5.2",),
+           "a deal gives a player their cards one draw at a time (Neural Motivator's two, "
+           "Politics' two): Scheming adds a card and a discard to each",
+           deal_entries=_deal_one_draw_per_card),
     mutant("scheming_draws_no_extra", ("note-5.2",),
            "the Yssaril player draws like everybody else, with no Scheming card",
            SCHEMING_EXTRA=0),
