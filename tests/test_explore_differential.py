@@ -120,6 +120,25 @@ def test_a_ti4_engine_discarding_a_keeps_cards_in_another_order_does_not_disagre
     assert not flagged.agree
 
 
+def test_an_engine_with_no_phases_is_compared_on_what_it_does_not_on_its_null_phase(
+        monkeypatch):
+    """Why: docs/protocol.md ("No phases or timing windows") has such an engine show null for
+    phase, window and active_player; compared with the reference, tests/styles/no_windows.py
+    was flagged at its first view ("phase: 'action' / None"), charged to eight rules. Now
+    what sets it apart is what it does: it plays a card outside its window (ti4:2.6)."""
+    monkeypatch.syspath_prepend(str(ROOT / "tests"))
+    from styles.no_windows import factory
+
+    result = _compare("ti4", factory(), "no_windows", games=20, max_findings=3)
+    assert all(len(f.rules) == 1 for f in result.findings), [
+        (f.rules, f.message) for f in result.findings]
+    assert not any(f.message.startswith("the view for") and
+                   any(f" {k}: " in f.message for k in ("phase", "window", "active_player"))
+                   for f in result.findings), [f.message for f in result.findings]
+    assert "ti4:2.6" in {r for f in result.findings for r in f.rules}, [
+        (f.rules, f.message) for f in result.findings]
+
+
 def _elsewhere() -> dict[str, type]:
     """The EU engines of tests/test_eu_attribution.py (its module text)."""
     source = (ROOT / "tests" / "test_eu_attribution.py").read_text()

@@ -13,9 +13,10 @@ choices every game shares are the protocol's, and are made here:
 - **``"cards": null``** is "this engine does not say which cards this viewer may see": not
   compared. ``hand_limit`` is only shown to people: not compared.
 - **Keys one engine leaves out**: a view key (or a player's key) only one engine shows is
-  an optional key the other has no notion of: not compared. ``pending`` is compared as a
-  set (the protocol gives its entries no order) of what the protocol says of a decision
-  (player, decision, count, and EU's from).
+  an optional key the other has no notion of: not compared; so is a ``null`` ``phase``,
+  ``window`` or ``active_player``, as an engine with no phases, windows or turns shows them.
+  ``pending`` is compared as a set (the protocol gives its entries no order) of what the
+  protocol says of a decision (player, decision, count, and EU's from).
 - **Shuffles**: a shuffle's order is the engine's (its random generator with the seed, the
   protocol says, not which one). Where both engines shuffled in a move (a draw pile gained
   cards it did not hold, or a discard pile lost some: the discard pile went back into the
@@ -41,6 +42,11 @@ from typing import Any, Protocol
 from oracle.protocol import REFEREE, Rejected
 
 View = Mapping[str, Any]
+#: View keys that only restrict what may happen, which an engine with no notion of them
+#: shows ``null`` (docs/protocol.md, "No phases or timing windows"): not shown, so not
+#: compared. A no-phase engine was flagged at its first view ("phase: 'action' / None"),
+#: charged to every invariant's rules.
+UNSHOWN_WHEN_NULL = frozenset({"phase", "window", "active_player"})
 #: What a pending decision says (docs/protocol.md, observe; EU adds where the cards come
 #: from): other keys an engine adds are its own.
 PENDING_KEYS = frozenset({"player", "decision", "count", "from"})
@@ -122,7 +128,7 @@ def replies_agree(a: Sequence[tuple[str, str, str | None]],
 
 def normal_view(view: View, viewer: str | None, choices: GameChoices) -> dict[str, Any]:
     """A copy of ``view`` holding what the rules decide (see the module's docstring)."""
-    out = dict(view)
+    out = {k: v for k, v in view.items() if not (k in UNSHOWN_WHEN_NULL and v is None)}
     players = {}
     for name, entry in (view.get("players") or {}).items():
         player = dict(entry)
