@@ -35,6 +35,9 @@ ROLL = "space combat|ground combat|SPACE CANNON|ANTI-FIGHTER BARRAGE|BOMBARDMENT
 #: The window of a component action ("Action" cards), as the card facts spell it.
 ACTION_WINDOW = "Action"
 PHASES = ("action", "agenda", "status", "strategy")
+#: A planet's traits (ti4/planet-traits).
+TRAITS = ("cultural", "industrial", "hazardous")
+TRAIT = "|".join(TRAITS)
 UNIT_TYPES = ("dreadnought", "carrier", "cruiser", "destroyer", "fighter", "flagship",
               "war sun", "infantry", "mech", "pds", "space dock")
 UNIT = "|".join(UNIT_TYPES)
@@ -421,26 +424,33 @@ def _laws(oracle_world: ScenarioWorld, laws: str) -> None:
 
 
 @given(parsers.re(
-    rf'(?P<player>{NAME}) controls the (?P<marks>(?:home |exhausted )*)planet "(?P<planet>[^"]+)"'
-    r"(?: with (?P<resources>\w+) resources? and (?P<influence>\w+) influence)?"
+    rf'(?P<player>{NAME}) controls the (?P<marks>(?:(?:home|exhausted|{TRAIT}) )*)planet '
+    r'"(?P<planet>[^"]+)"(?: with (?P<resources>\w+) resources? and (?P<influence>\w+) influence)?'
 ))
-@requires(lambda world, **_: ["ti4/planets"])
+@requires(lambda world, marks, **_: ["ti4/planets", "ti4/planet-traits"]
+          if set(marks.split()) & set(TRAITS) else ["ti4/planets"])
 def _planet(oracle_world: ScenarioWorld, player: str, marks: str, planet: str,
             resources: str | None, influence: str | None) -> None:
-    """A planet a player controls: in their home system or not, exhausted or readied, with
-    its resource and influence values (0 unless given).
+    """A planet a player controls: in their home system or not, exhausted or readied, of a
+    trait (cultural, industrial, hazardous) or none, with its resource and influence values
+    (0 unless given).
 
     Example: Given Bob controls the planet "Quann" with 2 resources and 1 influence
     Example: Given Bob controls the exhausted planet "Lodor"
+    Example: Given Bob controls the exhausted cultural planet "Lodor"
     """
     oracle_world.player(player)
+    traits = [m for m in marks.split() if m in TRAITS]
+    if len(traits) > 1:
+        raise ScenarioError(f"the planet {planet!r} has one trait at most; got {traits}")
     planets = oracle_world.given().setdefault("planets", [])
     if any(p["name"] == planet for p in planets):
         raise ScenarioError(f"the planet {planet!r} is set up twice")
     planets.append({"name": planet, "controller": player,
                     "resources": parse_count(resources or "0"),
                     "influence": parse_count(influence or "0"),
-                    "exhausted": "exhausted" in marks, "home": "home" in marks})
+                    "exhausted": "exhausted" in marks, "home": "home" in marks,
+                    **({"trait": traits[0]} if traits else {})})
 
 
 @given(parsers.re(

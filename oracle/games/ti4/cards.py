@@ -82,6 +82,12 @@ class CardModel:
     exhausts: bool = False
     #: Trade goods its player gains: the targeted planet's value of this kind (``resources``).
     gains: str | None = None
+    #: Planets of this trait only (``cultural``, ``industrial``): "each cultural planet".
+    trait: str | None = None
+    #: It readies the planets it affects.
+    readies: bool = False
+    #: Trade goods its player gains for each planet it affects.
+    trade_goods_each: int = 0
     #: Units its player places from their reinforcements, (type, count), on the planet it
     #: targets or on each planet of ``planets``. (The engine keeps no unit's place.)
     places: tuple[str, int] | None = None
@@ -146,6 +152,15 @@ CARD_MODELS: dict[str, CardModel] = {
     # An infantry on each planet its player controls (none, if they control none).
     "Rise of a Messiah": CardModel("Rise of a Messiah", target="planets", own=True,
                                    any_number=True, places=("infantry", 1)),
+    # Each cultural planet its player controls is readied; a trade good for each industrial
+    # planet they control; each cultural planet of the player it targets (any player) is
+    # exhausted. None such: no effect (ti4:note-8).
+    "Economic Initiative": CardModel("Economic Initiative", target="planets", own=True,
+                                     any_number=True, trait="cultural", readies=True),
+    "Industrial Initiative": CardModel("Industrial Initiative", target="planets", own=True,
+                                       any_number=True, trait="industrial", trade_goods_each=1),
+    "Ancient Burial Sites": CardModel("Ancient Burial Sites", target="player",
+                                      any_number=True, trait="cultural", exhausts=True),
     # One of its player's cruisers is replaced by a dreadnought.
     "Upgrade": CardModel("Upgrade", target="unit", unit_types=frozenset({"cruiser"}), own=True,
                          specific=True, replaces_with="dreadnought"),

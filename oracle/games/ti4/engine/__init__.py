@@ -118,6 +118,7 @@ class ReferenceEngine(
             "ti4/laws",
             "ti4/trade-goods",
             "ti4/planets",
+            "ti4/planet-traits",
             "ti4/secret-objectives",
             "ti4/promissory-notes",
             f"ti4/faction/{self.YSSARIL}",

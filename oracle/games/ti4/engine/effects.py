@@ -32,6 +32,9 @@ class Effects:
         "Mining Initiative": "effect_planet",
         "Frontline Deployment": "effect_planet",
         "Rise of a Messiah": "effect_each_planet",
+        "Economic Initiative": "effect_each_planet",
+        "Industrial Initiative": "effect_each_planet",
+        "Ancient Burial Sites": "effect_each_planet",
         "Upgrade": "effect_replace_unit",
         "Rally": "effect_gain_tokens",
         "Impersonation": "effect_draw_secret_objective",
@@ -119,11 +122,27 @@ class Effects:
         self.place_units(player.name, model.places, planet)
 
     def effect_each_planet(self, record: PlayRecord) -> None:
-        """Rise of a Messiah: its units on each planet the card can affect (its player's)."""
+        """Rise of a Messiah, Economic and Industrial Initiative, Ancient Burial Sites: to
+        each planet the card can affect (its player's, or the player it targets'; of its
+        trait): its player places units on it, readies it, exhausts it, gains trade goods."""
         model = self.model(record.card)
-        if model is not None:
-            for planet in self.eligible_planets(record.player, model):
-                self.place_units(record.player, model.places, planet)
+        if model is None:
+            return
+        player = self.g.players[record.player]
+        whose = record.targets.get("player", record.player)
+        for planet in self.eligible_planets(record.player, model):
+            if planet["controller"] != whose:
+                continue
+            self.place_units(player.name, model.places, planet)
+            if model.readies and planet["exhausted"]:
+                planet["exhausted"] = False
+                self.emit("readied", planet=planet["name"])
+            if model.exhausts:
+                planet["exhausted"] = True
+                self.emit("exhausted", planet=planet["name"])
+            if model.trade_goods_each:
+                player.trade_goods += model.trade_goods_each
+                self.emit("gained", player=player.name, trade_goods=model.trade_goods_each)
 
     def place_units(self, owner: str, places: tuple[str, int] | None, planet: JSON) -> None:
         """Units from the owner's reinforcements, placed on a planet (the engine keeps no

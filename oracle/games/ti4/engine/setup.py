@@ -20,6 +20,7 @@ from oracle.games.ti4.cards import LAW_MODELS, UNIT_TYPES, full_deck, normalise_
 from oracle.games.ti4.engine.state import (
     ACTION_DECK,
     PLANET_KEYS,
+    PLANET_TRAITS,
     PLAYER_KEYS,
     STATE_KEYS,
     GameState,
@@ -208,7 +209,8 @@ class Setup:
 
     def _build_planets(self, raw_planets: Any, players: dict[str, PlayerState]) -> list[JSON]:
         """Planets in play, each once: who controls it (or nobody), its resource and
-        influence values, whether it is exhausted, and whether it is in a home system."""
+        influence values, whether it is exhausted, whether it is in a home system, and its
+        trait (cultural, industrial, hazardous) if it has one."""
         if not isinstance(raw_planets, list):
             raise RequestError(f"state.planets must be a list, got {raw_planets!r}")
         planets: list[JSON] = []
@@ -225,10 +227,14 @@ class Setup:
             flags = {k: raw.get(k, False) for k in ("exhausted", "home")}
             if not all(isinstance(v, bool) for v in flags.values()):
                 raise RequestError(f"{where}: exhausted and home are true or false")
+            trait = raw.get("trait")
+            if trait is not None and trait not in PLANET_TRAITS:
+                raise RequestError(f"{where}.trait must be one of {list(PLANET_TRAITS)}, "
+                                   f"got {trait!r}")
             planets.append({"name": name, "controller": controller,
                             "resources": _count(raw.get("resources", 0), f"{where}.resources"),
                             "influence": _count(raw.get("influence", 0), f"{where}.influence"),
-                            **flags})
+                            **flags, **({"trait": trait} if trait else {})})
         return planets
 
     def fresh_deck(self, players: Iterable[PlayerState]) -> list[str]:

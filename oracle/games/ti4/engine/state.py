@@ -140,7 +140,9 @@ class GameState:
     next_seq: int = 0
 
 
-PLANET_KEYS = ("name", "controller", "resources", "influence", "exhausted", "home")
+PLANET_KEYS = ("name", "controller", "resources", "influence", "exhausted", "home", "trait")
+#: A planet's trait (ti4/planet-traits): cards aimed at "each cultural planet" read it.
+PLANET_TRAITS = ("cultural", "industrial", "hazardous")
 STATE_KEYS = frozenset(
     {
         "players",

@@ -111,6 +111,7 @@ class Targets:
         return (controller is not None and self.may_target_owner(name, controller, model.name)
                 and self.owner_fits(name, model, controller)
                 and not (model.non_home and planet["home"])
+                and (model.trait is None or planet.get("trait") == model.trait)
                 and not (model.exhausts and not self.planet_ready(planet)))
 
     def planets_wanted(self, name: str, model: CardModel) -> str:
@@ -229,8 +230,9 @@ class Targets:
         if model.target == "units":
             return sum(1 for u in self.g.units
                        if u["owner"] == name and self.unit_fits(model, u))
-        if model.target == "planets":
-            return len(self.eligible_planets(name, model))
+        if model.target == "planets" or (model.target == "player" and model.trait):
+            whose = targets.get("player", name)  # each planet of the player it targets, or own
+            return sum(1 for p in self.eligible_planets(name, model) if p["controller"] == whose)
         return 1
 
     def allows_zero_targets(self, fact: CardFact) -> bool:
