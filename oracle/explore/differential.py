@@ -647,6 +647,18 @@ def _then_lines(inv: Invariant, explored: Explored) -> list[str]:
         return []
 
 
+def _shown(model: ExplorationModel, explored: Explored) -> list[str]:
+    """The model's ``shows`` lines (what the state is, beyond its invariants' Then lines: the
+    referee's hands, a board), for a finding's scenario only: they charge nothing."""
+    shows = getattr(model, "shows", None)
+    if shows is None:
+        return []
+    try:
+        return list(shows(explored))
+    except _UNREADABLE:
+        return []
+
+
 def _fails(world: ScenarioWorld, then: str) -> bool:
     return _failure(world, then) is not None
 
@@ -772,8 +784,10 @@ def render(search: DiffSearch, slip: Disagreed, source: str = "") -> DiffFinding
                             if cited in search.game.catalog.ids() else "the action is rejected")
             else:
                 then.append("the action is allowed")
-        mine = list(dict.fromkeys(t for inv in search.invariants for t in _then_lines(inv, a)))
-        other = list(dict.fromkeys(t for inv in search.invariants for t in _then_lines(inv, b)))
+        mine = list(dict.fromkeys([*(t for inv in search.invariants for t in _then_lines(inv, a)),
+                                   *_shown(search.model, a)]))
+        other = list(dict.fromkeys([*(t for inv in search.invariants for t in _then_lines(inv, b)),
+                                    *_shown(search.model, b)]))
         then += [t for t in mine if t not in then and _fails(b.world, t)
                  and not _fails(a.world, t)]
         theirs = [t for t in other if t not in mine]

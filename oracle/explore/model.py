@@ -99,6 +99,11 @@ class ExplorationModel(Protocol):
     def invariants(self) -> Sequence[Invariant]:
         ...
 
+    # Optional: ``shows(explored) -> list[str]``, Then step texts stating the state as the
+    # explored engine shows it beyond what the invariants' Then lines say (each hand's cards
+    # as their owner sees them, a board); a differential finding's scenario keeps those the
+    # other engine fails. They charge no rule.
+
 
 def move_rules_of(model: ExplorationModel) -> Mapping[str, str]:
     """The model's ``move_rules``, or none."""

@@ -387,6 +387,9 @@ def deal_waits(history: Sequence[Transition], i: int) -> str | None:
              if p.get("decision") == "keep"]
     order = _deal_order(t)
     gains = hands_gained(t)
+    served = [p for p in order if gains.get(p)]
+    if served != order[:len(served)]:
+        return None  # dealt out of order: the order's rule (note-5, or Politics' 2.2)
     for player in owing:
         if player in order:
             later = [q for q in order[order.index(player) + 1:] if gains.get(q)]
@@ -415,6 +418,54 @@ def politics_draws_two(history: Sequence[Transition], i: int) -> str | None:
             continue  # a draw that runs the deck out goes on after the reshuffle: note-4
         if got != count:
             return f"{player} received {got} card(s) from Politics, not {count}"
+    return None
+
+
+def politics_deal_order(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.2: Politics resolved as one deal serves its players in turn from the top of the
+    deck, two cards each (three for the Yssaril player, whose Scheming adds one): the active
+    player, then the secondary clockwise from them (ti4:66.3, the order ``_deal_order``
+    gives; Neural Motivator adds nothing to it). Each player's cards are the next of the
+    deck, as far as it holds them (compared as names: copies are alike); a deal paused for a
+    decision has served the first players in turn, each theirs."""
+    t = history[i]
+    if t.kind != "politics":
+        return None
+    order = _deal_order(t)
+    gains = hands_gained(t)
+    if t.after.get("pending"):
+        served = [p for p in order if gains.get(p)]
+        if served != order[:len(served)]:
+            return (f"the Politics deal paused after serving {', '.join(served)}, not the "
+                    f"first of {', '.join(order)}")
+        order = served
+    deck = draw_pile(t.before, DECK)
+    counts = [POLITICS_DRAW + (1 if _yssaril(t, p) else 0) for p in order]
+    total = sum(counts)
+    dealt = [c for p in order for c in gains.get(p, [])]
+    if (sorted(dealt) != sorted(deck[:total]) if total <= len(deck)
+            else not contains(dealt, deck)):
+        return None  # not the top cards at all: drawing's own rule (ti4:2.3)
+    left = len(deck) + len(discard_pile(t.before, DECK))
+    for player, count in zip(order, counts, strict=True):
+        # Cards run out: the players earlier in turn are served first.
+        wanted, left = min(count, left), left - min(count, left)
+        if len(gains.get(player, [])) != wanted and any(
+                len(gains.get(q, [])) > 0 for q in order[order.index(player) + 1:]):
+            return (f"Politics ran out of cards and served {player} "
+                    f"{len(gains.get(player, []))} card(s) while a player later in turn "
+                    f"({', '.join(order)}) received cards")
+    start = 0
+    for player, count in zip(order, counts, strict=True):
+        # The player's cards, as far as the old deck holds them (a deal that runs it out
+        # goes on from the reshuffled pile, whose order is the engine's).
+        theirs, start = deck[start:start + count], start + count
+        got = list(gains.get(player, []))
+        if not theirs:
+            break
+        if sorted(got) != sorted(theirs) if len(theirs) == count else not contains(got, theirs):
+            return (f"Politics dealt {player} {got}, not the next cards of the deck "
+                    f"{theirs} (dealt to {', '.join(order)} in turn)")
     return None
 
 
@@ -733,6 +784,7 @@ DIAGNOSTICS = (
     Diagnostic("deal-order", deal_order, frozenset({"status_draw"})),
     Diagnostic("deal-waits", deal_waits, DEALS),
     Diagnostic("politics-draw", politics_draws_two, POLITICS),
+    Diagnostic("politics-draw", politics_deal_order, frozenset({"politics"})),
     Diagnostic("reshuffle", reshuffled, DRAWS),
     Diagnostic("draw-from-top", cards_conserved, DRAWS),
     Diagnostic("played-card-leaves-hand", played_card_leaves_hand, frozenset({"play"})),

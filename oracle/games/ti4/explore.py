@@ -80,6 +80,28 @@ LAWS = ('the law "Minister of Commerce" is in play', 'the law "Executive Sanctio
         'the laws "Minister of Commerce" and "Executive Sanctions" are in play')
 #: The Yssaril player, in one table in three (drawn on its own: Scheming changes every draw).
 YSSARIL = "Bob is the Yssaril player"
+#: Scenes a table may hold, one at most: the board and the cards
+#: that go with it, drawn together since neither shows anything without the other (about one
+#: table in three). Planets,
+#: with a card that spends them for its cost (Impersonation: a cost not met, ti4:2.6.1; a
+#: cost not paid when the card is cancelled, ti4:2.8) and a card aimed at another player's
+#: planet (Uprising: an exhausted one is no target, ti4:note-9); ships that use SUSTAIN
+#: DAMAGE against Alice's hits (Direct Hit: "that ship", ti4:2.7) and rolls whose hits a card
+#: answers (Shields Holding: the player the hits are against, ti4:2.6; a second copy after
+#: the next roll, ti4:2.6.2). Each is (setup lines, cards added to hands).
+SCENES: tuple[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], ...] = (
+    (('Alice controls the planet "Arinam" with 1 resources and 2 influence',
+      'Alice controls the planet "Lodor" with 3 resources and 1 influence',
+      'Bob controls the planet "Quann" with 2 resources and 1 influence'),
+     (("Alice", "Impersonation"),)),
+    (('Alice controls the planet "Arinam" with 1 resources and 2 influence',
+      'Alice controls the planet "Lodor" with 3 resources and 1 influence',
+      'Bob controls the exhausted planet "Quann" with 2 resources and 1 influence'),
+     (("Alice", "Impersonation"), ("Alice", "Uprising"), ("Bob", "Sabotage"))),
+    (("Bob has 2 dreadnoughts",),
+     (("Alice", "Direct Hit"), ("Bob", "Shields Holding"), ("Bob", "Shields Holding"))),
+    (("Bob has 2 dreadnoughts",), (("Alice", "Direct Hit"), ("Carol", "Shields Holding"))),
+)
 #: A byte at or above this adds an extra line (about one in three): lowered by shrinking,
 #: the line goes.
 _EXTRA_AT = 172
@@ -111,18 +133,26 @@ _COUNTS = MappingProxyType({f.name: f.count for f in load_card_facts()})
 
 @st.composite
 def _setups(draw: Any, pool: tuple[str, ...], spares: tuple[str, ...], extras: tuple[str, ...],
-            laws: tuple[str, ...], phases: tuple[tuple[str, ...], ...], yssaril: bool
+            laws: tuple[str, ...], phases: tuple[tuple[str, ...], ...], yssaril: bool,
+            scenes: tuple[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], ...] = ()
             ) -> list[str]:
     lines = [f"the players are {', '.join(PLAYERS[:-1])} and {PLAYERS[-1]}"]
     lines += draw(st.sampled_from(phases))
     order = draw(_ORDERS)
     if list(order) != list(PLAYERS):
         lines.append(f"the initiative order is {', '.join(order[:-1])} and {order[-1]}")
-    if draw(st.integers(0, 9)) > 0:  # mostly given hands; sometimes a new game
-        piles = [draw(_cards(pool, 9)) for _ in PLAYERS]
+    # A scene (about one table in three; its byte lowered by shrinking, it goes).
+    scene = draw(st.integers(0, 3 * len(scenes) - 1)) - 2 * len(scenes) if scenes else -1
+    board, dealt = scenes[scene] if scene >= 0 else ((), ())
+    if draw(st.integers(0, 9)) > 0 or dealt:  # mostly given hands; sometimes a new game
+        # A scene's hands are short: one over the limit would be answered first. Its cards
+        # come first within the deck's counts, then the drawn piles.
+        piles = [draw(_cards(pool, 3 if dealt else 9)) for _ in PLAYERS]
         piles += [draw(_cards(pool, 6)), draw(_cards(pool, 5))]
-        *hands, deck, discard = within_counts(piles, _COUNTS, spares)
+        _, *hands, deck, discard = within_counts([[c for _, c in dealt], *piles], _COUNTS,
+                                                 spares)
         for player, hand in zip(PLAYERS, hands, strict=True):
+            hand = hand + [c for p, c in dealt if p == player]
             lines.append(f"{player} holds {describe_cards(hand) if hand else 'no cards'}")
         lines.append(f"the action deck is {_pile(deck)}")
         lines.append(f"the action discard pile is {_pile(discard)}")
@@ -141,12 +171,12 @@ def _setups(draw: Any, pool: tuple[str, ...], spares: tuple[str, ...], extras: t
         lines.append(YSSARIL)
     if laws and draw(st.integers(0, 3)) == 0:
         lines.append(draw(st.sampled_from(laws)))
-    return lines
+    return lines + list(board)
 
 
 #: What each modelled card with a target aims at.
 _TARGETS = {"Lucky Shot": "unit", "Direct Hit": "unit", "Insubordination": "player",
-            "Repeal Law": "law", "Bribery": "trade goods"}
+            "Repeal Law": "law", "Bribery": "trade goods", "Uprising": "planet"}
 #: Cards that may not target their own player (ti4:note-7), by what they aim at.
 _OFFENSIVE = {"Lucky Shot": "unit", "Direct Hit": "unit", "Insubordination": "player"}
 #: Objects no table has (its units are a destroyer and a cruiser; its laws, these two), for a
@@ -166,7 +196,91 @@ def _targets(view: Any) -> dict[str, str]:
     laws = view.get("laws") or []
     if laws:
         found["law"] = f'the law "{laws[0]}"'
+    planets = [p for p in view.get("planets") or [] if p.get("controller") == "Bob"]
+    if planets:
+        found["planet"] = f'the planet "{planets[0]["name"]}"'
     return found
+
+
+#: Moves of the scenes (``SCENES``), offered when the table holds their board: a roll and
+#: ships using SUSTAIN DAMAGE (one, or both at once) against Alice's hits, a combat round
+#: starting (in any phase: a card's window opened in another phase, ti4:2.6), and a cost
+#: paid with too little influence or with enough, plain or cancelled.
+_COMBAT_MOVES = ("Alice makes a space combat roll that produces 3 hits against Bob",
+                 "Bob's dreadnought uses SUSTAIN DAMAGE to cancel hits produced by Alice",
+                 "Bob's dreadnought and Bob's dreadnought 2 use SUSTAIN DAMAGE to cancel "
+                 "hits produced by Alice",
+                 "round 1 of a space combat between Alice and Bob starts",
+                 "round 2 of a space combat between Alice and Bob starts")
+_COSTS = ('Alice plays "Impersonation" spending the planet "Lodor"',
+          'Alice plays "Impersonation" spending the planets "Arinam" and "Lodor"')
+#: Politics resolved as one deal, the followers named in either order (the deal is
+#: clockwise from the active player, whatever order they are named in).
+_POLITICS_DEALS = tuple(f"Alice resolves the primary ability of Politics, choosing Bob as "
+                        f"speaker, and {a} and {b} resolve its secondary ability"
+                        for a, b in (("Bob", "Carol"), ("Carol", "Bob")))
+
+
+def _accepted(explored: Explored, texts: Sequence[str]) -> list[str]:
+    """The moves among ``texts`` played and accepted in this game, in order."""
+    lines = explored.lines
+    return [text.removeprefix("When ") for i, text in enumerate(lines)
+            if text.removeprefix("When ") in texts and lines[i + 1:i + 2] != [REJECTED_LINE]]
+
+
+#: The events a combat scene plays in turn, as its natural next move: a roll, one ship's
+#: SUSTAIN DAMAGE, a roll again (a second occurrence), both ships' SUSTAIN DAMAGE.
+_EVENT_TURNS = (_COMBAT_MOVES[0], _COMBAT_MOVES[1], _COMBAT_MOVES[0], _COMBAT_MOVES[2])
+
+
+def _scene_natural(explored: Explored, view: Any, hands: dict[str, list[str]],
+                   holders: list[str]) -> str | None:
+    """A scene's natural next move (see ``SCENES``): in a combat, the card that answers the
+    last event (Shields Holding after a roll, by whoever holds it; Direct Hit after SUSTAIN
+    DAMAGE, at the second ship, or at Alice's own cruiser after both ships used it), else
+    the next event; with planets, Alice's Impersonation (cancelled, where someone else holds
+    a Sabotage), then her Uprising at Bob's planet."""
+    units = view.get("units") or ()
+    if any(u.get("id") == "Bob's dreadnought 2" for u in units):
+        events = _accepted(explored, _COMBAT_MOVES[:3])
+        last = explored.lines[-1].removeprefix("When ") if explored.lines else ""
+        if events and last == events[-1]:
+            if last == _COMBAT_MOVES[0]:
+                holder = next((p for p in PLAYERS if "Shields Holding" in hands[p]), None)
+                return f'{holder} plays "Shields Holding"' if holder else None
+            if "Direct Hit" in hands["Alice"]:
+                own = last == _COMBAT_MOVES[2] and any(
+                    u.get("id") == "Alice's cruiser" for u in units)
+                return (f'Alice plays "Direct Hit" targeting '
+                        f'{"Alice" if own else "Bob"}\'s {"cruiser" if own else "dreadnought 2"}')
+            return None
+        return _EVENT_TURNS[len(events) % len(_EVENT_TURNS)]
+    if not view.get("planets"):
+        return None
+    if "Impersonation" in hands["Alice"]:
+        canceller = next((q for q in holders if q != "Alice"), None)
+        return f'{_COSTS[1]} and {canceller} cancels it with "Sabotage"' if canceller \
+            else _COSTS[0]
+    if "Uprising" in hands["Alice"]:
+        target = _targets(view).get("planet")
+        return f'Alice plays "Uprising" targeting {target}' if target else None
+    return None
+
+
+def _scene_moves(explored: Explored, view: Any, holders: list[str]) -> list[str]:
+    """The moves of the scenes the table holds (see ``SCENES``)."""
+    moves: list[str] = []
+    units = view.get("units") or ()
+    if any(u.get("id") == "Bob's dreadnought 2" for u in units):
+        moves += _COMBAT_MOVES
+        if "Direct Hit" in _hand(explored, "Alice"):
+            moves.append('Alice plays "Direct Hit" targeting Bob\'s dreadnought 2')
+    if view.get("planets") and "Impersonation" in _hand(explored, "Alice"):
+        moves += _COSTS
+        canceller = next((q for q in holders if q != "Alice"), None)
+        if canceller:
+            moves.append(f'{_COSTS[1]} and {canceller} cancels it with "Sabotage"')
+    return [m for m in moves if explored.supported("when", m)]
 
 
 def _own(view: Any, player: str, kind: str) -> str | None:
@@ -321,7 +435,7 @@ class TI4Model:
     #: states them: timing windows, the end of a turn, trades.
     move_rules = MappingProxyType({
         "draw": "ti4:2.3", "play": "ti4:2.7", "resolve": "ti4:2.7", "reveal": "ti4:note-3",
-        "politics_primary": "ti4:2.2", "politics_secondary": "ti4:2.2",
+        "politics_primary": "ti4:2.2", "politics_secondary": "ti4:2.2", "politics": "ti4:2.2",
         "status_draw": "ti4:2.1",
     })
     #: The rule that states how each kind of decision is answered (``answer_rules_of``): a
@@ -339,10 +453,14 @@ class TI4Model:
         # engine models, so that no move plays them (``within_counts``).
         spares = tuple(f.name for f in load_card_facts() for _ in range(f.count)
                        if f.name not in POOL and not supported("given", f'card A is "{f.name}"'))
+        scenes = tuple(
+            (board, cards) for board, cards in SCENES
+            if all(supported("given", line) for line in board)
+            and all(supported("given", f'card A is "{c}"') for _, c in cards))
         return _setups(pool, spares, tuple(e for e in EXTRAS if supported("given", e)),
                        tuple(law for law in LAWS if supported("given", law)),
                        tuple(p for p in _PHASES if all(supported("given", x) for x in p)),
-                       supported("given", YSSARIL))
+                       supported("given", YSSARIL), scenes)
 
     def moves(self, explored: Explored) -> list[str]:
         view = explored.view()
@@ -362,12 +480,18 @@ class TI4Model:
             moves += _answers_to(view, stack, holders)
         if view.get("phase") == "status" and not _done(explored, _STATUS_DRAW):
             moves.append(_STATUS_DRAW)
-        if _holds_politics(explored) and not _done(explored, _PRIMARY):
-            moves.append(_PRIMARY)
+        if _holds_politics(explored) and not any(
+                _done(explored, m) for m in (_PRIMARY, *_POLITICS_DEALS)):
+            deals = [m for m in _POLITICS_DEALS if explored.supported("when", m)]
+            moves += [*deals[-1:], _PRIMARY, *deals[:-1]]
         again = _replayed_after_cancel(explored)
         if again:
             moves.append(again)
+        natural = _scene_natural(explored, view, hands, holders)
+        if natural:
+            moves.append(natural)
         moves += _EVERY_STATE
+        moves += _scene_moves(explored, view, holders)
         if view.get("phase") == "status":  # a later step, after which the deal is refused
             moves.append(_LATER_STEP)
         if view.get("window") == COMBAT_WINDOW:
@@ -404,6 +528,21 @@ class TI4Model:
 
     def invariants(self) -> Sequence[Invariant]:
         return INVARIANTS
+
+    def shows(self, explored: Explored) -> list[str]:
+        """What a differential finding's scenario may state beyond the invariants: each
+        hand's cards as their owner sees them (a deal's order shows there), and each
+        planet's state (a cost paid or not)."""
+        view = explored.view()
+        lines = []
+        for p in PLAYERS:
+            count, cards = explored.hand(p, p)
+            if len(cards) == count:
+                lines.append(f"{p} holds {describe_cards(cards) if cards else 'no cards'}")
+        for planet in view.get("planets") or ():
+            state = "exhausted" if planet.get("exhausted") else "readied"
+            lines.append(f'the planet "{planet["name"]}" is {state}')
+        return lines
 
 
 # -- invariants --------------------------------------------------------------------------------

@@ -116,6 +116,7 @@ DIAGNOSTICS = (
     Diagnostic("appointed", appointed, frozenset({"appoint"})),
     Diagnostic("character-role", character_role, frozenset({"appoint"})),
     Diagnostic("limit-only-in-step-c", limit_only_in_step_c, _every_kind_but()),
+    Diagnostic("limit-only-in-step-c", limit_only_in_step_c, frozenset({"setup_hold"})),
     Diagnostic("step-c-asks-every-player", step_c_asks_every_player,
                frozenset({"discard_down"})),
     Diagnostic("displays-not-counted", displays_not_counted, frozenset({"discard_down"})),

@@ -168,8 +168,20 @@ def plays_appoint_nobody(history: Sequence[Transition], i: int) -> str | None:
 
 
 def limit_only_in_step_c(history: Sequence[Transition], i: int) -> str | None:
-    """6.cards-in-hand.2: the hand limit is checked only in Phase 5, Step C."""
+    """6.cards-in-hand.2: the hand limit is checked only in Phase 5, Step C. The set-up's
+    hold asks each player to keep cards too (up to 4, 3.0.4#4, its own count): a keep down to
+    the limit of 5 demanded there is the limit checked outside Step C."""
     t = history[i]
+    if t.kind == "setup_hold":
+        held = {p.get("player") for p in t.before.get("pending") or ()
+                if p.get("decision") == "keep"}
+        at_limit = sorted(p.get("player") for p in t.after.get("pending") or ()
+                          if p.get("decision") == "keep" and p.get("player") not in held
+                          and int(p.get("count", -1)) == HAND_LIMIT)
+        if at_limit:
+            return (f"{at_limit} must keep {HAND_LIMIT}, the hand limit, at the set-up's "
+                    "hold, outside Phase 5, Step C")
+        return None
     if t.kind == "discard_down" and t.before.get("phase") != "cleanup":
         return f"Step C was carried out in the {t.before.get('phase')} phase"
     if t.kind != "discard_down":

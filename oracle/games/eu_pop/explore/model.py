@@ -20,6 +20,8 @@ from oracle.games.eu_pop.explore.tables import (
     FACTS,
     FREE,
     PLAYERS,
+    SETUP_DRAW,
+    SETUP_HOLD,
     STEP_C,
     _n_cards,
     _setups,
@@ -45,6 +47,12 @@ def _keeps(view: View, name: str, n: int) -> list[str]:
     if len(hand) > n:  # refused: more than the limit (4.5.c.2)
         moves.append(f"{name} keeps {describe_cards(hand[-n - 1:])}")
     return moves
+
+
+def _sides(battle: View) -> list[str]:
+    """The first player of each side of a Battle (the attacker's, then the defenders')."""
+    return [str(side[0]) for side in (battle.get("attackers"), battle.get("defenders"))
+            if side]
 
 
 class EUModel:
@@ -102,6 +110,10 @@ class EUModel:
             own = self._cards(view, active, holders, being_played, free_only=taken)
             end = f"{active} ends their turn"
             own = [end, *own] if taken or not own else [*own, end]
+        if phase == "draw":
+            # The set-up's draw, then its hold (3.0.4), each once: the natural next move.
+            done = {line.removeprefix("When ") for line in explored.lines}
+            moves += [m for m in (SETUP_DRAW, SETUP_HOLD) if m not in done][:1]
         moves += own[:1] if active else [STEP_C]
         if active:
             moves.append(STEP_C)
@@ -118,7 +130,11 @@ class EUModel:
                 moves += self._cards(view, p, holders, being_played, free_only=True)
         moves += [f"Alice draws 2 {deck} cards" for deck in DECKS]
         moves += ["Bob draws 2 military cards", "Carol draws 1 diplomatic card"]
-        if view.get("battle"):
+        battle = view.get("battle")
+        if battle:
+            # A side passing in the "Play Battle Actions" step (9.7.2): its later Battle
+            # Actions wait for the next Round.
+            moves += [f"{side}'s side passes" for side in _sides(battle)]
             moves += ["a new round of battle begins",
                       *(f'the battle moves to its "{step}" step' for step in _BATTLE_STEPS),
                       "the battle ends"]

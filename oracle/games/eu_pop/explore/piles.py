@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from oracle.explore import HELD, Check, Explored
+from oracle.explore import HELD, REJECTED_LINE, Check, Explored
 from oracle.games.eu_pop.cards import DECKS
 from oracle.games.eu_pop.explore.tables import (
     DRAW_LINE,
@@ -17,6 +17,7 @@ from oracle.games.eu_pop.explore.tables import (
     KEEP_LINE,
     PLAYERS,
     REBUILD_LEAVES,
+    SETUP_HOLD,
     STEP_C,
     _n_cards,
     _pile,
@@ -183,6 +184,11 @@ def _limit_waits(explored: Explored) -> Check:
     last = explored.lines[-1] if explored.lines else ""
     if last == f"When {STEP_C}" and not explored.last_rejected and view.get("phase") == "cleanup":
         return HELD
+    # The set-up's hold asks for keeps of its own count (up to 4, 3.0.4#4); one down to the
+    # limit of 5 there is the limit checked outside Step C.
+    if last == f"When {SETUP_HOLD}" and not explored.last_rejected and all(
+            now[p] != HAND_LIMIT for p in new):
+        return HELD
     who = new[0]
     after = f"after '{last}'" if last else "at the start"
     return (f"{who} must keep {now[who]} cards {after}, holding {_count(view, who)}, in the "
@@ -218,8 +224,14 @@ def _step_c_done(explored: Explored) -> Check:
 
 
 def _displays_uncounted(explored: Explored) -> Check:
-    """Exercised once Phase 5 Step C is resolved while a player has Display Cards."""
+    """Exercised once Phase 5 Step C is resolved while a player has Display Cards. The keeps
+    the set-up's hold asks for (3.0.4#4) are not the limit's."""
     view = explored.view()
+    lines = explored.lines
+    accepted = [line for i, line in enumerate(lines) if lines[i + 1:i + 2] != [REJECTED_LINE]]
+    if f"When {SETUP_HOLD}" in accepted and f"When {STEP_C}" not in accepted[
+            accepted.index(f"When {SETUP_HOLD}"):]:
+        return None
     for p, n in _pending(view, "keep").items():
         shown = _display(view, p)
         if shown and _count(view, p) <= HAND_LIMIT:

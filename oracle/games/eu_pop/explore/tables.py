@@ -23,6 +23,10 @@ MAX_DISPLAYS = 2  # 6.2.display.9
 REBUILD_LEAVES = 5  # 6.decks.4
 COUNTERESPIONAGE = "Counterespionage"
 STEP_C = "Phase 5, Step C is resolved"
+#: The set-up's Action Cards (3.0.4), in the draw phase: the draw, then the hold.
+SETUP_DRAW = ("the set-up draw is resolved, each player choosing military, diplomatic and "
+              "administrative for their 3 other cards")
+SETUP_HOLD = "the set-up hold is resolved"
 #: Kinds of card (or Action) played without taking the Turn (6.action-cards.2).
 FREE = frozenset({"reaction", "battle_action"})
 
@@ -72,9 +76,14 @@ def _leaning(*groups: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name for g in groups for name in g * max(1, most // len(g)))
 
 
-#: The Action Phase on Alice's Turn, or Phase 5 (Cleanup). Step C in any other phase is as
-#: wrong as in the Action Phase, and Alice's Turn lets Bob and Carol play out of turn.
-_PHASES = st.sampled_from(["it is the action phase, Alice's turn", "it is the cleanup phase"])
+#: The Action Phase on Alice's Turn, or Phase 5 (Cleanup); now and then Phase 1 (Draw), where
+#: the set-up's draw and hold replace it in the first Round (3.0.4). Step C in any other
+#: phase is as wrong as in the Action Phase, and Alice's Turn lets Bob and Carol play out of
+#: turn.
+DRAW_PHASE = "it is the draw phase"
+_PHASES = st.sampled_from(["it is the action phase, Alice's turn", "it is the cleanup phase",
+                           "it is the action phase, Alice's turn", "it is the cleanup phase",
+                           DRAW_PHASE])
 _COVERT = tuple(f.name for f in FACTS.values() if "covert" in f.kinds)
 #: Hands lean towards what the rules are about: Alice's towards Display Cards and Covert
 #: Actions, Bob's towards Counterespionage (so that covert plays get cancelled).
