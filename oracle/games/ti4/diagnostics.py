@@ -469,6 +469,27 @@ def politics_deal_order(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def discard_is_an_event(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:2.6: a card's timing says when it can be resolved, and "after another player
+    discards an action card that has a component action" (Reverse Engineer) is any such
+    discard: the cards a player discards to keep within the hand limit are a discard by that
+    player, a timing event whose windows open (the view's ``event``). Judged on an answer to
+    the hand limit's demand that discarded a card with a component action."""
+    t = history[i]
+    player = t.action.get("player")
+    if not any(p.get("player") == player and p.get("decision") == "keep"
+               for p in t.before.get("pending") or ()):
+        return None
+    dropped = gained(hand(t.after, player), hand(t.before, player))
+    if not any(c in _component_actions() for c in dropped) or not contains(
+            discard_pile(t.after, DECK), dropped):
+        return None
+    event = t.after.get("event") or {}
+    if event.get("event") != "discard" or event.get("player") != player:
+        return f"{player}'s discard to the hand limit {dropped} opened no discard event"
+    return None
+
+
 def reshuffled(history: Sequence[Transition], i: int) -> str | None:
     """ti4:note-4: a deck that runs out is shuffled from the discard pile at once, and a
     draw goes on from the new deck."""
@@ -775,6 +796,7 @@ DIAGNOSTICS = (
     # Scheming draw shows in counts and orders those judge for everyone else.
     Diagnostic("scheming", scheming, DRAWS),
     Diagnostic("neural-motivator", neural_motivator_deal, frozenset({"status_draw"})),
+    Diagnostic("discard-event", discard_is_an_event, frozenset({"choose"})),
     Diagnostic("hand-limit", hand_limit),
     Diagnostic("hand-limit", hand_limit, rejected=True),
     Diagnostic("hand-limit-modifier", modified_hand_limit),

@@ -99,7 +99,8 @@ SCENES: tuple[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], ...] = (
       'Bob controls the exhausted planet "Quann" with 2 resources and 1 influence'),
      (("Alice", "Impersonation"), ("Alice", "Uprising"), ("Bob", "Sabotage"))),
     (("Bob has 2 dreadnoughts",),
-     (("Alice", "Direct Hit"), ("Bob", "Shields Holding"), ("Bob", "Shields Holding"))),
+     (("Alice", "Direct Hit"), ("Alice", "Direct Hit"), ("Bob", "Shields Holding"),
+      ("Bob", "Shields Holding"))),
     (("Bob has 2 dreadnoughts",), (("Alice", "Direct Hit"), ("Carol", "Shields Holding"))),
 )
 #: A byte at or above this adds an extra line (about one in three): lowered by shrinking,
@@ -228,6 +229,21 @@ def _accepted(explored: Explored, texts: Sequence[str]) -> list[str]:
             if text.removeprefix("When ") in texts and lines[i + 1:i + 2] != [REJECTED_LINE]]
 
 
+#: Direct Hit aimed at each ship a combat scene may name.
+DH_AT = {ship: f'Alice plays "Direct Hit" targeting {ship}'
+         for ship in ("Bob's dreadnought", "Bob's dreadnought 2", "Alice's cruiser")}
+
+
+def _since_last_event(explored: Explored) -> tuple[str, list[str]] | None:
+    """The combat scene's last event accepted, and the moves accepted since (none: no event
+    yet)."""
+    lines = explored.lines
+    accepted = [text.removeprefix("When ") for i, text in enumerate(lines)
+                if text.startswith("When ") and lines[i + 1:i + 2] != [REJECTED_LINE]]
+    at = max((i for i, m in enumerate(accepted) if m in _COMBAT_MOVES[:3]), default=None)
+    return None if at is None else (accepted[at], accepted[at + 1:])
+
+
 #: The events a combat scene plays in turn, as its natural next move: a roll, one ship's
 #: SUSTAIN DAMAGE, a roll again (a second occurrence), both ships' SUSTAIN DAMAGE.
 _EVENT_TURNS = (_COMBAT_MOVES[0], _COMBAT_MOVES[1], _COMBAT_MOVES[0], _COMBAT_MOVES[2])
@@ -236,24 +252,33 @@ _EVENT_TURNS = (_COMBAT_MOVES[0], _COMBAT_MOVES[1], _COMBAT_MOVES[0], _COMBAT_MO
 def _scene_natural(explored: Explored, view: Any, hands: dict[str, list[str]],
                    holders: list[str]) -> str | None:
     """A scene's natural next move (see ``SCENES``): in a combat, the card that answers the
-    last event (Shields Holding after a roll, by whoever holds it; Direct Hit after SUSTAIN
-    DAMAGE, at the second ship, or at Alice's own cruiser after both ships used it), else
-    the next event; with planets, Alice's Impersonation (cancelled, where someone else holds
-    a Sabotage), then her Uprising at Bob's planet."""
+    last event, once (Shields Holding after a roll, by whoever holds it; Direct Hit after
+    SUSTAIN DAMAGE at the second ship, and after both ships used it at Alice's own cruiser
+    if she has one, then at each ship in turn: a second copy on another thing), else the
+    next event; with planets, Alice's Impersonation (cancelled, where someone else holds a
+    Sabotage), then her Uprising at Bob's planet."""
     units = view.get("units") or ()
     if any(u.get("id") == "Bob's dreadnought 2" for u in units):
         events = _accepted(explored, _COMBAT_MOVES[:3])
-        last = explored.lines[-1].removeprefix("When ") if explored.lines else ""
-        if events and last == events[-1]:
-            if last == _COMBAT_MOVES[0]:
+        last = _since_last_event(explored)
+        if last is not None:
+            event, after = last
+            if event == _COMBAT_MOVES[0]:
                 holder = next((p for p in PLAYERS if "Shields Holding" in hands[p]), None)
-                return f'{holder} plays "Shields Holding"' if holder else None
+                answer = f'{holder} plays "Shields Holding"' if holder else None
+                return answer if answer and answer not in after else \
+                    _EVENT_TURNS[len(events) % len(_EVENT_TURNS)]
             if "Direct Hit" in hands["Alice"]:
-                own = last == _COMBAT_MOVES[2] and any(
-                    u.get("id") == "Alice's cruiser" for u in units)
-                return (f'Alice plays "Direct Hit" targeting '
-                        f'{"Alice" if own else "Bob"}\'s {"cruiser" if own else "dreadnought 2"}')
-            return None
+                # After one ship's SUSTAIN DAMAGE, the other ship; after both, Alice's own
+                # cruiser (if she has one), then each of the two in turn.
+                aims = [DH_AT["Bob's dreadnought 2"]]
+                if event == _COMBAT_MOVES[2]:
+                    if any(u.get("id") == "Alice's cruiser" for u in units):
+                        aims.insert(0, DH_AT["Alice's cruiser"])
+                    aims.append(DH_AT["Bob's dreadnought"])
+                aim = next((m for m in aims if m not in after), None)
+                if aim:
+                    return aim
         return _EVENT_TURNS[len(events) % len(_EVENT_TURNS)]
     if not view.get("planets"):
         return None

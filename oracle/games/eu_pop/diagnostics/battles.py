@@ -184,6 +184,101 @@ def turn_refused(history: Sequence[Transition], i: int) -> str | None:
     return f"{player}'s Turn came round and {_name(t)!r}, which takes the Turn, was refused"
 
 
+def _reacted_this_turn(history: Sequence[Transition], i: int, began: int) -> bool:
+    """Whether a Reaction was played or used (by anyone), accepted, since the Turn began."""
+    return any(t.accepted and t.kind in PLAYS and "reaction" in _kinds(t)
+               for t in history[began + 1:i])
+
+
+def turn_refused_after_reaction(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.reactions.1: a Reaction interrupts play and leaves the Turn as it was: a card (or
+    Display Card Action) that takes the Turn, refused at the start of its player's Turn
+    after a Reaction (anyone's) and nothing else that takes it, when nothing else forbids it
+    (the refusal ``turn_refused`` judges, with a Reaction in the Turn before it)."""
+    t = history[i]
+    player = t.action["player"]
+    began = _turn_began(history, i, player)
+    if began is None or not turn_refused(history, i) or not _reacted_this_turn(
+            history, i, began):
+        return None
+    return (f"{player}'s {_name(t)!r}, which takes the Turn, was refused after a Reaction in "
+            "their Turn, which does not take it")
+
+
+def _reaction_entry(entry: Mapping[str, Any]) -> bool:
+    """Whether a being-played entry is a Reaction (a card, or an Action on a Display Card)."""
+    fact = FACTS.get(entry.get("card"))
+    listed = fact.action(entry["action"]) if fact and entry.get("action") else None
+    kinds = listed.kinds if listed else fact.kinds if fact else frozenset()
+    return "reaction" in kinds
+
+
+def reaction_keeps_the_turn(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.reactions.1: a Reaction interrupts play; the Turn goes on: a Reaction of the active
+    player, played or resolved (with nothing but Reactions being played), leaves them the
+    active player."""
+    t = history[i]
+    active = t.before.get("active_player")
+    if not active or t.after.get("active_player") == active:
+        return None
+    if t.kind in PLAYS:
+        mine = t.action.get("player") == active and "reaction" in _kinds(t)
+    else:
+        stack = list(t.before.get("being_played") or [])
+        mine = bool(stack) and all(_reaction_entry(e) for e in stack) and any(
+            e.get("player") == active for e in stack)
+    if mine:
+        return f"{active}'s Reaction ended their Turn"
+    return None
+
+
+def duplicate_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.display.9: a player never has 2 of the same Display Card in play: a Display Card
+    another player has on display, refused at the start of its player's Turn when nothing
+    else forbids it (the refusal ``turn_refused`` judges: held, paid for, not on its own
+    player's display), was refused for the other player's copy."""
+    t = history[i]
+    card = t.action.get("card")
+    if t.kind != "play" or not turn_refused(history, i):
+        return None
+    others = [p for p in t.before["players"] if p != t.action["player"]
+              and any(d["card"] == card for d in _display(t.before, p))]
+    if not others:
+        return None
+    return f"{card!r} was refused while {others[0]}, not its player, had one on display"
+
+
+def display_mark_refused(history: Sequence[Transition], i: int) -> str | None:
+    """6.2.display.6: a Display Card's Action marked as a Reaction or a Battle Action is
+    treated as such: used at any moment (a Reaction), or by a player in the Battle in its
+    "Play Battle Actions" step on anyone's Turn (a Battle Action), off its player's Turn too.
+    Judges such a use refused although nothing else forbids it: on display with the charges
+    it spends, paid for, nothing owed nor being played for a Battle Action; its side has not
+    used it this Round, no defender played before an attacker, a type chosen per "?" icon."""
+    t = history[i]
+    if t.kind != "use":
+        return None
+    player, card = t.action["player"], t.action["card"]
+    listed = FACTS[card].action(t.action["action"])
+    charges = _charges(t.before, player, card)
+    owes = any(p.get("player") == player for p in t.before.get("pending") or [])
+    if (listed is None or charges is None or charges < listed.uses or owes
+            or not _affordable(t)):
+        return None
+    if "reaction" in listed.kinds:
+        return f"Reaction {listed.name!r} on {player}'s {card!r} was refused"
+    if "battle_action" not in listed.kinds or not _in_play_step(t.before) \
+            or t.before.get("being_played"):
+        return None
+    side = list(t.before["battle"][_side(t.before, player)])
+    chosen = (t.action.get("targets") or {}).get("dice") or []
+    if (_name(t) in _used_this_round(history, i, side, ("battle_end",))
+            or _attacker_too_late(history, i) or _attacker_refused_next_round(history, i)
+            or len(chosen) != list(_icons(t)).count(ANY_DIE)):
+        return None
+    return f"Battle Action {listed.name!r} on {player}'s {card!r}, in the Battle, was refused"
+
+
 def _appoint_free(t: Transition) -> bool:
     """Nothing forbids the appointment but, maybe, the Turn: its player holds the card, it
     is their Turn of the Action Phase, and nothing is being played or owed."""

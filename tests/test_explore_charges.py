@@ -1,0 +1,115 @@
+"""A disagreement is charged to the rule whose sentence states it: games the differential
+search found (shrunk), replayed on the reference engine and on a mutant, each charged to the
+one rule the mutant breaks, never to the rule a refusal happens to cite or to the rule that
+states the move; and reference against reference agrees on the same game.
+
+Why fixed games and not a search: which game a search finds first depends on the model's
+whole distribution; the charge of a given game does not, and is what these tests hold
+(``benchmarks/diff_sweep.py`` measures the search).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import oracle.steps.common  # noqa: F401
+from oracle.engines import ConnectOptions, EngineClient, EngineSpec, connect
+from oracle.explore import load_model
+from oracle.explore.differential import DiffSearch, Disagreed, render
+from oracle.mutants import find_mutant
+from oracle.suite.games import discover_games
+
+GAMES = discover_games()
+
+CASES = [
+    # Politics as one deal serves the followers clockwise, whatever order they are named in.
+    ("ti4", "politics_deal_in_named_order", "ti4:2.2", True,
+     ["it is the action phase, Alice's turn", 'the action deck is "Morale Boost"',
+      'the action discard pile is "Morale Boost" and "Morale Boost"',
+      "Alice has the Politics strategy card"],
+     ["Alice resolves the primary ability of Politics, choosing Bob as speaker, and Carol "
+      "and Bob resolve its secondary ability"]),
+    # A cancelled card's cost is not paid: the planets stay readied.
+    ("ti4", "costs_paid_when_cancelled", "ti4:2.8", True,
+     ["it is the action phase, Alice's turn", 'Alice holds "Impersonation"',
+      'Bob holds "Sabotage"',
+      'Alice controls the planet "Arinam" with 1 resources and 2 influence',
+      'Alice controls the planet "Lodor" with 3 resources and 1 influence'],
+     ['Alice plays "Impersonation" spending the planets "Arinam" and "Lodor" and Bob cancels '
+      'it with "Sabotage"']),
+    # A discard to the hand limit of a card with a component action is a timing event.
+    ("ti4", "hand_limit_discards_open_no_window", "ti4:2.6", False,
+     ['Carol holds "Direct Hit", "Sabotage", "Direct Hit", "Morale Boost", '
+      '"Insubordination", "Morale Boost", "Sabotage" and "Insubordination"'],
+     ["Carol keeps 7 cards"]),
+    # The set-up's hold is 4, not the hand limit checked outside Step C.
+    ("eu-pop", "setup_hold_at_the_hand_limit", "eu-pop:6.cards-in-hand.2", True,
+     ["it is the draw phase"],
+     ["the set-up draw is resolved, each player choosing military, diplomatic and "
+      "administrative for their 3 other cards", "the set-up hold is resolved"]),
+    # A Display Card's Action marked as a Battle Action is one: used off its player's Turn.
+    ("eu-pop", "display_marks_ignored", "eu-pop:6.2.display.6", True,
+     ["it is the cleanup phase", 'Alice has "Standing Army" on display with 1 charge',
+      "Bob attacks Alice and Carol in a battle"],
+     ['Alice uses "Drill Regiments"']),
+    # Carol's Reaction in Bob's Turn does not take it.
+    ("eu-pop", "reactions_take_the_turn", "eu-pop:6.2.reactions.1", True,
+     ['Bob has "Grand Archive" on display with 3 charges',
+      'Carol has "Standing Army" on display with 2 charges'],
+     ["Alice ends their turn", 'Carol uses "Rapid Muster"', 'Bob uses "Catalogue Records"']),
+    # The active player's Reaction leaves their Turn going on.
+    ("eu-pop", "reaction_ends_the_turn", "eu-pop:6.2.reactions.1", False,
+     ['Carol holds "Grand Archive", "Royal Decree", "Royal Manufactory", "Royal Decree", '
+      '"Tax Reform" and "Court Intrigue"'],
+     ["Alice draws 2 diplomatic cards", "Alice ends their turn", "Bob ends their turn",
+      'Carol starts playing "Court Intrigue"']),
+    # Another player's copy of a Display Card does not stop one's own.
+    ("eu-pop", "duplicate_anywhere", "eu-pop:6.2.display.9", True,
+     ['Alice holds "Grand Archive"', 'Carol holds "Grand Archive"'],
+     ['Alice plays "Grand Archive"', "Alice ends their turn", "Bob ends their turn",
+      'Carol plays "Grand Archive"']),
+    # The dice a Battle Action gave stay when the next adds its own.
+    ("eu-pop", "dice_replaced", "eu-pop:6.2.battle.4", False,
+     ['the administrative deck is "Tax Reform"',
+      'Alice has "Standing Army" on display with 2 charges',
+      "Bob attacks Alice and Carol in a battle"],
+     ["Alice draws 1 military card", 'Alice plays "Bold Gambit" choosing a cavalry die',
+      'Alice uses "Drill Regiments"']),
+]
+
+
+def _client(game_id: str) -> EngineClient:
+    return connect(EngineSpec.parse("reference"), {game_id: GAMES[game_id]},
+                   ConnectOptions(guard=False))
+
+
+def _disagreement(game_id: str, second: EngineClient, given: list[str],
+                  moves: list[str]) -> tuple[DiffSearch, Disagreed | None]:
+    game = GAMES[game_id]
+    search = DiffSearch(game, load_model(game), _client(game_id), second, 0,
+                        ("reference", "second"))
+    given = ["the players are Alice, Bob and Carol", *given]
+    try:
+        duel = search.set_up(given)
+        assert duel is not None and search.check(duel)
+        for move in moves:
+            assert search.play(duel, move), move
+            assert search.check(duel), move
+    except Disagreed as found:
+        return search, found
+    return search, None
+
+
+@pytest.mark.parametrize("game_id, mutant, rule, confirmed, given, moves", CASES,
+                         ids=[c[1] for c in CASES])
+def test_a_disagreement_is_charged_to_the_rule_its_mutant_breaks(
+        game_id, mutant, rule, confirmed, given, moves):
+    _, broken = find_mutant([GAMES[game_id]], mutant)
+    assert rule in broken.breaks
+    search, found = _disagreement(game_id, EngineClient(broken(), mutant), given, moves)
+    assert found is not None, f"{mutant} agrees with the reference engine on this game"
+    assert found.rules == (rule,), (found.rules, found.why, str(found))
+    assert found.lines[-1] in (f"When {moves[-1]}", "Then the action is rejected")
+    finding = render(search, found)
+    assert finding.confirmed is confirmed, finding.scenario
+    assert _disagreement(game_id, _client(game_id), given, moves)[1] is None
