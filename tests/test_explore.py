@@ -142,7 +142,10 @@ def test_an_engine_fault_carries_its_shrunk_game_and_seed(ti4):
     assert all(f is None for f in result.findings.values())
     verdicts = explore_verdicts("ti4", result, ())
     assert [v.status for v in verdicts].count(Status.ERROR) == 1
-    assert {v.status for v in verdicts if v.exercised is not None} == {Status.PASS}
+    # (Eight moves a game need not empty the deck: an invariant no state exercised is
+    # uncovered, never failed.)
+    judged = {v.status for v in verdicts if v.exercised is not None}
+    assert Status.PASS in judged and judged <= {Status.PASS, Status.UNCOVERED}, judged
     # One bug, one rule: a crash on a reveal is charged to the rule that states revealing,
     # not to every invariant the reveal exercises (six rules before).
     assert [v.rules for v in verdicts if v.status == Status.ERROR] == [("ti4:note-3",)]
