@@ -42,6 +42,12 @@ CASES = [
      ['Carol holds "Direct Hit", "Sabotage", "Direct Hit", "Morale Boost", '
       '"Insubordination", "Morale Boost", "Sabotage" and "Insubordination"'],
      ["Carol keeps 7 cards"]),
+    # Scheming draws one more card for a draw, not one per card drawn.
+    ("ti4", "scheming_per_card", "ti4:note-5.2", True,
+     ["it is the action phase, Alice's turn", "Bob is the Yssaril player",
+      'the action deck is "Sabotage", "Lucky Shot", "Bribery", "Morale Boost", "Spy" and '
+      '"Veto"'],
+     ["Bob draws 2 action cards"]),
     # The set-up's hold is 4, not the hand limit checked outside Step C.
     ("eu-pop", "setup_hold_at_the_hand_limit", "eu-pop:6.cards-in-hand.2", True,
      ["it is the draw phase"],

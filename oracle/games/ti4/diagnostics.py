@@ -351,8 +351,9 @@ def _base_draw(t: Transition, player: str) -> int:
 
 def scheming(history: Sequence[Transition], i: int) -> str | None:
     """ti4:note-5.2: the Yssaril player draws all of their cards (Scheming's one more among
-    them) and discards for Scheming, a card they choose, before the next player in order
-    draws. Judged where the deck holds every card the transition dealt and one more."""
+    them: one more for the draw, not one per card) and discards for Scheming, a card they
+    choose, before the next player in order draws. Judged where the deck holds every card
+    the transition dealt and one more."""
     t = history[i]
     if _deal_wrong(history, i):
         return None
@@ -376,6 +377,9 @@ def scheming(history: Sequence[Transition], i: int) -> str | None:
         if player not in owing and len(got) < wanted:
             return (f"{player}, the Yssaril player, received {len(got)} card(s), not "
                     f"{wanted} (Scheming's one more), and was not asked to discard one")
+        if len(got) > wanted:
+            return (f"{player}, the Yssaril player, received {len(got)} card(s), not "
+                    f"{wanted}: Scheming draws one more, once for the draw")
     return None
 
 

@@ -203,6 +203,7 @@ def _targets(view: Any) -> dict[str, str]:
     return found
 
 
+_COMBAT_SCENE = "Bob has 2 dreadnoughts"
 #: Moves of the scenes (``SCENES``), offered when the table holds their board: a roll and
 #: ships using SUSTAIN DAMAGE (one, or both at once) against Alice's hits, a combat round
 #: starting (in any phase: a card's window opened in another phase, ti4:2.6), and a cost
@@ -258,7 +259,7 @@ def _scene_natural(explored: Explored, view: Any, hands: dict[str, list[str]],
     next event; with planets, Alice's Impersonation (cancelled, where someone else holds a
     Sabotage), then her Uprising at Bob's planet."""
     units = view.get("units") or ()
-    if any(u.get("id") == "Bob's dreadnought 2" for u in units):
+    if _in_combat(explored):
         events = _accepted(explored, _COMBAT_MOVES[:3])
         last = _since_last_event(explored)
         if last is not None:
@@ -292,11 +293,16 @@ def _scene_natural(explored: Explored, view: Any, hands: dict[str, list[str]],
     return None
 
 
+def _in_combat(explored: Explored) -> bool:
+    """Whether the table holds the combat scene (by its Given line: a ship Direct Hit
+    destroys leaves the table, the scene goes on)."""
+    return _COMBAT_SCENE in explored.given
+
+
 def _scene_moves(explored: Explored, view: Any, holders: list[str]) -> list[str]:
     """The moves of the scenes the table holds (see ``SCENES``)."""
     moves: list[str] = []
-    units = view.get("units") or ()
-    if any(u.get("id") == "Bob's dreadnought 2" for u in units):
+    if _in_combat(explored):
         moves += _COMBAT_MOVES
         if "Direct Hit" in _hand(explored, "Alice"):
             moves.append('Alice plays "Direct Hit" targeting Bob\'s dreadnought 2')
