@@ -481,9 +481,10 @@ def discard_is_an_event(history: Sequence[Transition], i: int) -> str | None:
     the hand limit's demand that discarded a card with a component action."""
     t = history[i]
     player = t.action.get("player")
-    if not any(p.get("player") == player and p.get("decision") == "keep"
-               for p in t.before.get("pending") or ()):
-        return None
+    if "event" not in t.after or not any(
+            p.get("player") == player and p.get("decision") == "keep"
+            for p in t.before.get("pending") or ()):
+        return None  # (a view with no event: the engine shows no timing events at all)
     dropped = gained(hand(t.after, player), hand(t.before, player))
     if not any(c in _component_actions() for c in dropped) or not contains(
             discard_pile(t.after, DECK), dropped):
