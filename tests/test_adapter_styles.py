@@ -51,12 +51,13 @@ EXPECTED: dict[str, tuple[set[str], set[str]]] = {
                        "ti4:note-1", "ti4:note-2", "ti4:note-7", "ti4:note-9"},
                       set()),
     "drawing_only": (DRAWING_RULES, set()),
-    # Plays its three cards at any time: the timing rules fail where they forbid a play, and
-    # nothing else does (no_windows.py; ti4:2.6 was unsupported, its Sabotage rows a pass,
-    # while a Given's own timing window needed ti4/windows).
+    # Plays its three cards at any time: the timing rules fail where they forbid a play
+    # (no_windows.py; ti4:2.6 was unsupported, its Sabotage rows a pass, while a Given's own
+    # timing window needed ti4/windows). Its author's slip, kept: a second reveal hides the
+    # first (note-3; differential exploration found it, and a scenario now checks it).
     "no_windows": ({"ti4:2.3", "ti4:2.4", "ti4:2.5", "ti4:2.7", "ti4:2.8", "ti4:note-1",
-                    "ti4:note-2", "ti4:note-3", "ti4:note-4", "ti4:note-7", "ti4:note-8",
-                    "ti4:note-9", "ti4:note-10"}, {"ti4:2.6", "ti4:2.6.1"}),
+                    "ti4:note-2", "ti4:note-4", "ti4:note-7", "ti4:note-8",
+                    "ti4:note-9", "ti4:note-10"}, {"ti4:2.6", "ti4:2.6.1", "ti4:note-3"}),
 }
 
 #: Scenarios that name no card, added to the suite (``--oracle-features``) so that the
@@ -132,6 +133,8 @@ def test_an_engine_in_this_style_gets_exact_verdicts(style, pytester, monkeypatc
                   for s in r["scenarios"] for c in s.get("choices", [])}
         assert len(chosen - {"Sabotage"}) > 5, chosen
     if style == "no_windows":  # each failure is a play out of its time, which it allowed
+        revealed = [s["name"] for s in rules["ti4:note-3"]["scenarios"] if s["status"] == "fail"]
+        assert revealed == ["A second reveal leaves the first card shown"], revealed
         failed = [s for r in ("ti4:2.6", "ti4:2.6.1") for s in rules[r]["scenarios"]
                   if s["status"] == "fail"]
         assert failed and all("Then the action is rejected" in s["message"] for s in failed)

@@ -137,6 +137,14 @@ Feature: What players may see of action cards
         | card C            | rejected | 2 hidden cards           |
         | card B and card C | rejected | 2 hidden cards           |
 
+    Scenario: A second reveal leaves the first card shown
+      Given card A is any card
+      And card B is any other card
+      And Alice holds card A, card B and 1 other card
+      When Alice reveals card A
+      And Alice reveals card B
+      Then Alice holds card A and card B and 1 hidden card as seen by Bob
+
     Scenario: A revealed card stays shown while the hand grows
       Given card A is any card
       And card B is any other card
