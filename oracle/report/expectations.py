@@ -45,9 +45,6 @@ import yaml
 from oracle.report.model import Report, ScenarioVerdict, Status
 from oracle.suite import filecheck
 
-NOT_PASSING = (Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL, Status.FLAKY)
-"""Scenario statuses a baseline lists: everything that ran and did not pass."""
-
 LISTS = ("known_failures", "known_flaky")
 """The lists of an expectations file: the known failures, the scenarios known to be flaky."""
 
@@ -214,7 +211,7 @@ def from_report(report: Report) -> str:
         official = [s for g in rule.rulings if not g.probe for s in g.scenarios]
         for scenario in (*rule.scenarios, *official):  # a probe never fails: none needed
             key = (scenario.location, scenario.name)
-            if scenario.status not in NOT_PASSING or key in seen:
+            if not scenario.not_passing or key in seen:
                 continue
             seen.add(key)
             lines = [ln for ln in scenario.message.strip().splitlines()

@@ -59,6 +59,8 @@ PASSING = frozenset({Status.PASS, Status.XPASS})
 TESTED = frozenset({Status.PASS, Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL,
                     Status.XPASS, Status.FLAKY})
 """Scenario statuses that mean the scenario ran on the engine (unsupported did not)."""
+NOT_PASSING = frozenset({Status.FAIL, Status.ERROR, Status.BLOCKED, Status.XFAIL, Status.FLAKY})
+"""Scenario statuses of a scenario that ran and did not pass (what a baseline lists)."""
 
 NOT_SELECTED = "not selected in this run"
 """The reason an uncovered rule gives when the run's --rule left it out."""
@@ -229,6 +231,21 @@ class ScenarioResult:
         """The engine broke the rule here (``fail``), broke down (``error``), or did both
         and not the same way twice (``flaky``)."""
         return self.status in FAILING
+
+    @property
+    def known(self) -> bool:
+        """A known failure (``xfail``, an expectations file lists it): it fails nothing."""
+        return self.status == Status.XFAIL
+
+    @property
+    def played(self) -> bool:
+        """Whether the engine played it (``unsupported``: it could not, nothing ran)."""
+        return self.status != Status.UNSUPPORTED
+
+    @property
+    def not_passing(self) -> bool:
+        """It ran and did not pass: failing, blocked, or a known failure."""
+        return self.status in NOT_PASSING
 
     @classmethod
     def of(cls, verdict: ScenarioVerdict) -> ScenarioResult:

@@ -21,13 +21,13 @@ def _slug(text: str) -> str:
 
 def _steps(scenario: ScenarioResult, probe: bool = False) -> list[dict[str, Any]]:
     # A known failure, or a probe (a ruling not official yet): pending, not failed.
-    known = scenario.status == Status.XFAIL or probe
+    known = scenario.known or probe
     steps = []
     for step in scenario.steps:
         status = step.status
         if status == "failed" and known:
             status = "pending"
-        if scenario.status == Status.UNSUPPORTED:
+        if not scenario.played:
             status = "skipped"
         result: dict[str, Any] = {"status": status, "duration": 0}
         if step.status == "failed":

@@ -32,7 +32,7 @@ from gherkin.stream.gherkin_events import GherkinEvents
 
 from oracle.engines.wire import dumps_line
 from oracle.report.formats import Format
-from oracle.report.model import Report, ScenarioResult, Status
+from oracle.report.model import Report, ScenarioResult
 from oracle.suite.games import bundled_features_dir
 
 PROTOCOL_VERSION = "34.2.1"
@@ -240,13 +240,13 @@ class _Writer:
         """Each step's status and message: as it ran; skipped, all, for an unsupported
         scenario; pending where it failed for a known failure or a probe (they fail
         nothing); a failure before the first step is the first step's."""
-        known = scenario.status == Status.XFAIL or probe
+        known = scenario.known or probe
         failed = "PENDING" if known else "FAILED"
-        if scenario.status == Status.UNSUPPORTED:
+        if not scenario.played:
             return [("SKIPPED", scenario.message if i == 0 else "") for i in range(count)]
         ran = [(_STATUS.get(s.status, "UNKNOWN"), "") for s in scenario.steps][:count]
         ran += [("SKIPPED", "")] * (count - len(ran))
-        bad = scenario.failing or scenario.status in (Status.BLOCKED, Status.XFAIL)
+        bad = scenario.not_passing
         if bad and not any(s == "FAILED" for s, _ in ran) and ran:
             ran[0] = ("FAILED", "")
         return [(failed if s == "FAILED" else s, scenario.message if s == "FAILED" else m)
