@@ -279,7 +279,8 @@ from oracle.games.ti4.engine import ReferenceEngine
 
 class LeakyReveal(ReferenceEngine):
     """Shows each named card it finds in the hand, then refuses a reveal naming one it
-    does not, without undoing what it showed (no transaction around its handlers)."""
+    does not, without undoing what it showed (no transaction around its handlers). A player
+    who owes the hand-limit keep reveals nothing, as on the reference (ti4:note-10)."""
     def _transaction(self, run):
         self.require_game()
         self._events = []
@@ -291,6 +292,7 @@ class LeakyReveal(ReferenceEngine):
 
     def act_reveal(self, action):
         player = self.player(action.get("player"))
+        self.require(self.check_reveal_not_pending(player.name))
         for card in action.get("cards") or []:
             if card not in player.hand:
                 raise Rejected(Rejection(f"{player.name} does not hold {card!r}"))

@@ -166,6 +166,20 @@ Feature: The action card hand limit
         | 5      | allowed  | card A   |
         | 6      | rejected | no cards |
 
+    Scenario Outline: A player over the limit discards the excess before revealing cards
+      Cites: ti4:note-10#1 "they must discard the excess immediately"
+      Given card A is any card
+      And Alice holds card A and <others> other cards
+      And the action deck is 3 cards
+      When Alice draws 1 action card
+      And Alice reveals card A
+      Then the action is <outcome>
+
+      Examples:
+        | others | outcome  |
+        | 5      | allowed  |
+        | 6      | rejected |
+
     Scenario: The status phase deal waits for an over-limit discard
       Cites: ti4:note-10#1 "they must discard the excess immediately"
       Cites: ti4:81.3#1 "Following initiative order"

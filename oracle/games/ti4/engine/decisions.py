@@ -78,6 +78,10 @@ class HandLimit(PendingDecisions):
         """ti4:note-10: over the limit, a player cannot play cards to get down to it."""
         return self.check_not_pending(name, f"play {fact.name!r}")
 
+    def check_reveal_not_pending(self, name: str) -> Rejection | None:
+        """ti4:note-10: the excess goes immediately; no reveal comes before the discard."""
+        return self.check_not_pending(name, "reveal cards")
+
     def check_trade_not_pending(self, giver: str) -> Rejection | None:
         """ti4:note-10: the Hacan player cannot trade away cards over the limit."""
         return self.check_not_pending(giver, "trade action cards")

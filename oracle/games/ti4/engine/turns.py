@@ -135,7 +135,7 @@ class TurnActions:
         player = self.player(action.get("player"))
         cards = self._cards(action.get("cards"), "reveal.cards")
         self.require(self.check_nothing_being_played("reveal cards"))
-        self.require(self.check_not_pending(player.name, "reveal cards"))
+        self.require(self.check_reveal_not_pending(player.name))
         if not _contains(player.hand, cards):
             raise Rejected(Rejection(f"{player.name}'s hand does not hold {cards}", RULE_NOTE_3))
         self.apply_reveal(player, cards)

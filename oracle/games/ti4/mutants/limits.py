@@ -79,6 +79,13 @@ def _deal_waits_only_for_scheming(self: Ref) -> bool:
     return any(p.decision == "discard" for p in self.g.pending)
 
 
+def _reveal_before_keeping(self: Ref, name: str) -> Rejection | None:
+    pending = self.pending_for(name)
+    if pending is not None and pending.decision == "keep":
+        return None  # the keep waits; a Scheming discard still comes first
+    return Ref.check_reveal_not_pending(self, name)
+
+
 def _trade_then_refuse(self: Ref, action: Any) -> None:
     giver = self.player(action.get("player"))
     pending = self.check_trade_not_pending(giver.name)
@@ -140,6 +147,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("deal_ignores_over_limit", ("note-10",),
            "the status phase deal goes on while a player still owes the hand-limit discard",
            dealing_paused=_deal_waits_only_for_scheming),
+    mutant("reveal_while_over_limit", ("note-10",),
+           "a player over the hand limit may reveal cards before discarding the excess",
+           check_reveal_not_pending=_reveal_before_keeping),
     mutant("hacan_trade_refused_after_moving", ("note-10",),
            "the Hacan player's trade over the limit moves the cards, then is refused",
            act_trade=_trade_then_refuse, _transaction=leaky_transaction),
