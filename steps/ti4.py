@@ -142,6 +142,8 @@ PHRASES = {"ru": [
      "{player} resolves the secondary ability of Politics"),
     (r'выполнен шаг фазы статуса "(?P<step>[^"]+)"',
      'the status phase step "{step}" is resolved'),
+    (r"игра переходит к фазе (?P<phase>\w+) следующего раунда",
+     "the game goes on to the {phase} phase of the next round"),
     # Timing events: unit ids are written as the scenario names them (Bob's dreadnought 2).
     (rf"(?P<units>{NAME}'s .+?) использу\w+ SUSTAIN DAMAGE, чтобы отменить попадания "
      rf"(?P<against>{NAME})",
@@ -521,6 +523,21 @@ def _status_step(oracle_world: ScenarioWorld, step: str) -> None:
         return
     oracle_world.act(f'the status phase step "{step}" is resolved',
                      {"type": "status_step", "step": step})
+
+
+@when(parsers.re(r"the game goes on to the (?P<phase>\w+) phase of the next round"))
+@requires(lambda world, **_: ["ti4/rounds"])
+def _next_round(oracle_world: ScenarioWorld, phase: str) -> None:
+    """The rest of the round passes, and the game is at the start of that phase of the next
+    round (ti4:40): hands and decks carry over, the status phase's steps come again.
+
+    Example: When the game goes on to the status phase of the next round
+    """
+    if phase not in PHASES:
+        raise ScenarioError(f"'{phase}' is not a phase of the game round: write one of "
+                            f"{', '.join(PHASES)}")
+    oracle_world.act(f"the game goes on to the {phase} phase of the next round",
+                     {"type": "next_round", "phase": phase})
 
 
 @when(parsers.re(

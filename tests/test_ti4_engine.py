@@ -112,6 +112,7 @@ def test_describe_names_the_engine_and_every_capability() -> None:
         "ti4/reveal",
         "ti4/hand-limit",
         "ti4/status-phase",
+        "ti4/rounds",
         "ti4/politics",
         "ti4/transactions",
         "ti4/sabotage",
@@ -474,6 +475,29 @@ def test_status_draw_happens_only_in_the_status_phase_and_once() -> None:
     engine = setup(status_table(player("Alice"), draw=FILLER))
     accepted(act(engine, type="status_draw"))
     reject_case(engine, "ti4:2.1", type="status_draw")
+
+
+def test_the_next_round_starts_the_status_steps_afresh_and_keeps_hands_and_deck() -> None:
+    engine = setup(status_table(player("Alice"), player("Bob"), draw=FILLER))
+    accepted(act(engine, type="status_draw"))
+    accepted(act(engine, type="status_step", step="Return Strategy Cards"))
+    reject_case(engine, "ti4:2.1", type="status_draw")
+    accepted(act(engine, type="next_round", phase="status"))
+    accepted(act(engine, type="status_draw"))
+    assert hand(engine, "Alice") == [FILLER[0], FILLER[2]]
+    assert hand(engine, "Bob") == [FILLER[1], FILLER[3]]
+    assert deck(engine)["draw"]["count"] == len(FILLER) - 4
+    accepted(act(engine, type="next_round", phase="action"))
+    assert view(engine)["active_player"] == "Alice"
+    reject_case(engine, "ti4:2.1", type="status_draw")
+
+
+def test_the_next_round_waits_for_a_pending_decision() -> None:
+    engine = setup(status_table(player("Alice", hand=seven()), draw=FILLER))
+    accepted(act(engine, type="status_draw"))
+    reject_case(engine, "ti4:note-10", type="next_round", phase="status")
+    errored = act(engine, type="next_round", phase="lunch")
+    assert errored["reply"] == "errored", errored
 
 
 def test_the_dealing_waits_for_the_yssaril_discard() -> None:

@@ -333,6 +333,33 @@ Feature: Drawing action cards
         | Alice  | card A and card B | card C            |
         | Bob    | card A            | card B and card C |
 
+    Scenario: The Neural Motivator player draws two cards in each status phase, round after round
+      Cites: ti4:2.1#1 "during each status phase"
+      Cites: ti4:40#1 "A game round consists of the following four phases"
+      # Two status phases in a row: a Neural Motivator counted once a game, not once each
+      # status phase, deals Carol card G in the second.
+      Given it is the status phase
+      And the initiative order is Alice, Bob and Carol
+      And Bob has researched "Neural Motivator"
+      And card A is any card
+      And card B is any other card
+      And card C is any other card
+      And card D is any other card
+      And card E is any other card
+      And card F is any other card
+      And card G is any other card
+      And card H is any other card
+      And the action deck is card A, card B, card C, card D, card E, card F, card G, card H and 2 other cards
+      When the status phase step "Draw Action Cards" is resolved
+      Then Bob holds card B and card C
+      And Carol holds card D
+      When the game goes on to the status phase of the next round
+      And the status phase step "Draw Action Cards" is resolved
+      Then Alice holds card A and card E
+      And Bob holds card B, card C, card F and card G
+      And Carol holds card D and card H
+      And the action deck is 2 cards
+
   @ti4:note-5.2
   Rule: Note 5.2 The Yssaril player draws and discards before the next player draws
     Cites: ti4:note-5.2#1 "discard for their Scheming ability, before the next player in order draws an action card"

@@ -91,6 +91,7 @@ class ReferenceEngine(
         "trade": "act_trade",
         "event": "act_event",
         "status_step": "act_status_step",
+        "next_round": "act_next_round",
     }
 
     def __init__(self) -> None:
@@ -109,6 +110,7 @@ class ReferenceEngine(
             "ti4/hand-limit",
             "ti4/status-phase",
             "ti4/status-steps",
+            "ti4/rounds",
             "ti4/events",
             "ti4/politics",
             "ti4/politics-deal",

@@ -122,6 +122,9 @@ class GameState:
     #: still to take, Scheming's extra card among them, cards taken before the wait).
     deal_resume: tuple[str, int, int, int] | None = None
     status_dealt: bool = False
+    #: The game round (ti4:40), counted from the one the state was set up in: ``next_round``
+    #: starts the next one.
+    round: int = 1
     turn: int = 0
     window_occurrence: int = 0
     action_taken: bool = False

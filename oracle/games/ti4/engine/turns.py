@@ -178,6 +178,33 @@ class TurnActions:
         self.open_window("Action")
         self.emit("turn", player=game.active_player)
 
+    def act_next_round(self, action: JSON) -> None:
+        """The rest of the round passes and the game is at the start of ``phase`` of the next
+        round (ti4:40: strategy, action, status, agenda). What the phases in between would do
+        is not simulated (nothing is drawn, readied or scored); hands, decks, units, planets,
+        laws and tokens carry over, and what belongs to a round starts afresh: the status
+        phase's steps (ti4:81, so its draw comes again, ti4:2.1 "during each status phase"),
+        the strategy cards used, the turn and its action, the window and the event."""
+        game = self.g
+        phase = _need(action, "phase", str, "next_round action")
+        if phase not in self.PHASES:
+            raise RequestError(f"next_round.phase must be one of {list(self.PHASES)}, "
+                               f"got {phase!r}")
+        self.require(self.check_nothing_being_played("go on to the next round"))
+        for pending in game.pending:
+            self.require(self.check_not_pending(pending.player, "go on to the next round"))
+        game.round += 1
+        game.phase = phase
+        game.status_step = 0
+        game.status_dealt = False
+        game.exhausted.clear()
+        game.turn += 1
+        game.action_taken = False
+        game.strategic_action = None
+        game.active_player = game.initiative[0] if phase == "action" else None
+        self.open_window("Action" if phase == "action" else None)
+        self.emit("round", round=game.round, phase=phase)
+
     def may_trade_action_cards(self, giver: PlayerState, receiver: PlayerState) -> bool:
         """Only the Hacan player can exchange action cards in a transaction (ti4:note-10)."""
         return self.HACAN in (giver.faction, receiver.faction)

@@ -145,6 +145,12 @@ def _neural_motivator_dealt_first(self: Ref) -> list[tuple[str, int]]:
     return sorted(queue, key=lambda entry: entry[1] == self.STATUS_DRAW)
 
 
+def _neural_motivator_first_round_only(self: Ref, player: Any) -> int:
+    if self.g.round > 1:
+        return self.STATUS_DRAW
+    return Ref.status_draw_count(self, player)
+
+
 def _deal_waits_only_for_limit(self: Ref) -> bool:
     return any(p.decision == "keep" for p in self.g.pending)
 
@@ -269,6 +275,9 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("neural_motivator_ignored", ("note-5.1",),
            "Neural Motivator adds no card in the status phase",
            NEURAL_MOTIVATOR_STATUS_DRAW=1),
+    mutant("neural_motivator_first_status_phase_only", ("note-5.1",),
+           "Neural Motivator adds a card in the game's first status phase only",
+           status_draw_count=_neural_motivator_first_round_only),
     mutant("neural_motivator_dealt_first", ("note-5.1",),
            "Neural Motivator players are dealt before everybody else",
            status_dealing_queue=_neural_motivator_dealt_first),
