@@ -344,6 +344,10 @@ _EVERY_STATE = (*(f"{p} draws {n}" for p in PLAYERS for n in ("1 action card", "
                 "Alice ends their turn")
 _STATUS_DRAW, _PRIMARY = _EVERY_STATE[6], _EVERY_STATE[7]
 _LATER_STEP = 'the status phase step "Ready Cards" is resolved'
+#: A second status phase, once this one's deal is done: an ability that changes each status
+#: phase's deal (ti4:note-5.1, "each status phase") must change the next one too. Offered
+#: only to an engine declaring it (``ti4/rounds``).
+_NEXT_STATUS = "the game goes on to the status phase of the next round"
 _SECONDARY = {p: f"{p} resolves the secondary ability of Politics" for p in PLAYERS}
 
 
@@ -407,11 +411,14 @@ def _replayed_after_cancel(explored: Explored) -> str | None:
 
 
 def _done(explored: Explored, move: str) -> bool:
-    """Whether ``move`` was played and accepted in this game."""
-    line = f"When {move}"
+    """Whether ``move`` was played and accepted in this round of the game (since the game
+    last went on to the next round, ``_NEXT_STATUS``)."""
+    line, start = f"When {move}", f"When {_NEXT_STATUS}"
     lines = explored.lines
-    return any(text == line and lines[i + 1:i + 2] != [REJECTED_LINE]
-               for i, text in enumerate(lines))
+    accepted = [text for i, text in enumerate(lines)
+                if text.startswith("When ") and lines[i + 1:i + 2] != [REJECTED_LINE]]
+    since = len(accepted) - accepted[::-1].index(start) if start in accepted else 0
+    return line in accepted[since:]
 
 
 def _holds_politics(explored: Explored) -> bool:
@@ -509,8 +516,11 @@ class TI4Model:
         # deal; a cancelled card's second copy.
         if stack:
             moves += _answers_to(view, stack, holders)
-        if view.get("phase") == "status" and not _done(explored, _STATUS_DRAW):
-            moves.append(_STATUS_DRAW)
+        if view.get("phase") == "status":
+            if not _done(explored, _STATUS_DRAW):
+                moves.append(_STATUS_DRAW)
+            elif explored.supported("when", _NEXT_STATUS):
+                moves.append(_NEXT_STATUS)
         if _holds_politics(explored) and not any(
                 _done(explored, m) for m in (_PRIMARY, *_POLITICS_DEALS)):
             deals = [m for m in _POLITICS_DEALS if explored.supported("when", m)]
