@@ -108,6 +108,11 @@ def scenarios(report: dict, rule: str) -> list[dict]:
     return next(r for r in report["rules"] if r["id"] == rule).get("scenarios", [])
 
 
+def errored(report: dict) -> list[dict]:
+    """Every scenario of the report that ended ``error``, under whichever rule."""
+    return [s for r in report["rules"] for s in r.get("scenarios", []) if s["status"] == "error"]
+
+
 @pytest.mark.parametrize("factory, what", [("secondary_refused", "refused"),
                                            ("secondary_crashes", "answered with an error")])
 def test_a_strategy_card_secondary_the_engine_refuses_charges_the_rule_governing_it(
@@ -154,8 +159,7 @@ def test_a_card_dealt_at_setup_is_an_error_charged_to_no_rule(pytester, engine_m
     code, report = run(pytester, engine_module, "deals_at_setup", "eu-pop")
     assert code == 1
     assert flagged(report) == set(), statuses(report)
-    tripped = [s for r in report["rules"] for s in r.get("scenarios", [])
-               if s["status"] == "error"]
+    tripped = errored(report)
     assert tripped and all(s.get("uncharged") for s in tripped)
     assert all("charged to no rule (hands-as-set-up)" in s["message"] for s in tripped)
 
@@ -167,8 +171,7 @@ def test_an_action_no_sentence_governs_refused_charges_no_rule(pytester, engine_
     code, report = run(pytester, engine_module, "turns_never_end", "eu-pop")
     assert code == 1
     assert flagged(report) == set(), statuses(report)
-    tripped = [s for r in report["rules"] for s in r.get("scenarios", [])
-               if s["status"] == "error"]
+    tripped = errored(report)
     assert tripped and all(s.get("uncharged") for s in tripped)
     assert all("which no sentence of the rules governs (a Turn passing to the next player is "
                "4.2's" in s["message"] for s in tripped), tripped[0]["message"]
