@@ -129,10 +129,7 @@ class Effects:
         if model is None:
             return
         player = self.g.players[record.player]
-        whose = record.targets.get("player", record.player)
-        for planet in self.eligible_planets(record.player, model):
-            if planet["controller"] != whose:
-                continue
+        for planet in self.affected_planets(record.player, model, record.targets):
             self.place_units(player.name, model.places, planet)
             if model.readies and planet["exhausted"]:
                 planet["exhausted"] = False

@@ -127,6 +127,13 @@ class Targets:
         """ti4:note-9: the planets the card could target now."""
         return [p for p in self.g.planets if self.planet_fits(name, model, p)]
 
+    def affected_planets(self, name: str, model: CardModel, targets: JSON) -> list[JSON]:
+        """The planets an "each planet" card affects: those it could target (ti4:note-9)
+        that the player it targets controls, or its own player where it targets none. One
+        set for the effect and for ti4:note-8's count of what it affects."""
+        whose = targets.get("player", name)
+        return [p for p in self.eligible_planets(name, model) if p["controller"] == whose]
+
     def check_required_objects(self, name: str, fact: CardFact, targets: JSON) -> Rejection | None:
         """ti4:note-9: a card needing a specific number of objects needs them to exist."""
         model = self.model(fact.name)
@@ -231,8 +238,7 @@ class Targets:
             return sum(1 for u in self.g.units
                        if u["owner"] == name and self.unit_fits(model, u))
         if model.target == "planets" or (model.target == "player" and model.trait):
-            whose = targets.get("player", name)  # each planet of the player it targets, or own
-            return sum(1 for p in self.eligible_planets(name, model) if p["controller"] == whose)
+            return len(self.affected_planets(name, model, targets))
         return 1
 
     def allows_zero_targets(self, fact: CardFact) -> bool:
