@@ -53,11 +53,13 @@ def _yssaril(t: Transition, name: str) -> bool:
     return _given_player(t, name).get("faction") == "Yssaril"
 
 
+def _neural_motivator(t: Transition, name: str) -> bool:
+    return "Neural Motivator" in (_given_player(t, name).get("technologies") or ())
+
+
 def _plain_drawer(t: Transition, name: str) -> bool:
     """A player whose draws no ability changes (no Scheming, no Neural Motivator)."""
-    entry = _given_player(t, name)
-    return entry.get("faction") != "Yssaril" and "Neural Motivator" not in (
-        entry.get("technologies") or ())
+    return not _yssaril(t, name) and not _neural_motivator(t, name)
 
 
 def _modifier(t: Transition, name: str) -> int:
@@ -160,8 +162,7 @@ def draw_from_top(history: Sequence[Transition], i: int) -> str | None:
 def _ability_cards(t: Transition, name: str) -> int:
     """The cards a player's abilities add to a status phase draw (Neural Motivator, and
     Scheming's extra card, discarded later): other rules' counts, added, never checked."""
-    entry = _given_player(t, name)
-    return int(_yssaril(t, name)) + int("Neural Motivator" in (entry.get("technologies") or ()))
+    return int(_yssaril(t, name)) + int(_neural_motivator(t, name))
 
 
 def _cards_in_play(view: Mapping[str, Any]) -> int:
@@ -287,10 +288,6 @@ def _deal_wrong(history: Sequence[Transition], i: int) -> bool:
         return any(check(history, i) for check in checks)
     except (KeyError, TypeError, ValueError, IndexError):
         return True
-
-
-def _neural_motivator(t: Transition, name: str) -> bool:
-    return "Neural Motivator" in (_given_player(t, name).get("technologies") or ())
 
 
 def _drawn_after(deck: list[str], gains: Mapping[str, list[str]], player: str
