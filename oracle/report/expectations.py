@@ -208,8 +208,7 @@ def from_report(report: Report) -> str:
     lists: dict[str, dict[tuple[str, str], dict[str, str]]] = {k: {} for k in LISTS}
     seen: set[tuple[str, str]] = set()
     for rule in report.rules:
-        official = [s for g in rule.rulings if not g.probe for s in g.scenarios]
-        for scenario in (*rule.scenarios, *official):  # a probe never fails: none needed
+        for scenario in rule.deciding():  # a probe's never fail: none needed
             key = (scenario.location, scenario.name)
             if not scenario.not_passing or key in seen:
                 continue
