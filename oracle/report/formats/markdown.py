@@ -244,7 +244,7 @@ def _rows(r: RuleResult, with_rulings: bool) -> list[str]:
     text = _cell(textwrap.shorten(r.text, 90, placeholder="…"))
     if r.added_by:
         text = f"*(added by {r.added_by})* {text}"
-    status = f"**{r.status}**" if r.failing else str(r.status)
+    status = _shown(r.status)
     tally = r.tally()
     ruled = f" {tally['rulings_passed']}/{tally['rulings']} |" if r.rulings else " |"
     rows = [f"| `{r.id}` | {status} | {r.count(Status.PASS)} | {r.failed()} | "
