@@ -12,7 +12,7 @@ scenarios each capability gates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from oracle.suite.dsl import CardRef, parse_cards
@@ -69,34 +69,36 @@ def plays(*arguments: str) -> Callable[[F], F]:
     return mark
 
 
-def played_variables(game: Game, steps: Iterable[tuple[str, str]]) -> frozenset[str]:
-    """The card variables (``A`` for ``card A``) some step of ``steps`` plays (``@plays``)."""
+def _marked(game: Game, steps: Iterable[tuple[str, str]], attribute: str
+            ) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """Each step whose definition carries ``attribute`` (``@requires``, ``@plays``): the
+    mark and the step's arguments (a step in another language read as the English it
+    means; the first matching definition, as pytest-bdd picks)."""
     words = vocabulary_for(game)
-    found: set[str] = set()
     for kind, written in steps:
         text = words.english(written)
         for step in words.match(kind, text)[:1]:
-            names = getattr(step.function, PLAYS, ())
-            if not names:
-                continue
-            arguments = step.arguments(text)
-            for name in names:
-                value = (arguments.get(name) or "").strip()
-                if len(value) == 1 and value.isupper():
-                    found.add(value)
-                elif value:
-                    found.update(c.name for c in parse_cards(value) if isinstance(c, CardRef))
+            mark = getattr(step.function, attribute, None)
+            if mark:
+                yield mark, step.arguments(text)
+
+
+def played_variables(game: Game, steps: Iterable[tuple[str, str]]) -> frozenset[str]:
+    """The card variables (``A`` for ``card A``) some step of ``steps`` plays (``@plays``)."""
+    found: set[str] = set()
+    for names, arguments in _marked(game, steps, PLAYS):
+        for name in names:
+            value = (arguments.get(name) or "").strip()
+            if len(value) == 1 and value.isupper():
+                found.add(value)
+            elif value:
+                found.update(c.name for c in parse_cards(value) if isinstance(c, CardRef))
     return frozenset(found)
 
 
 def needs(world: ScenarioWorld, steps: Sequence[tuple[str, str]]) -> list[str]:
     """Every capability the steps ``(kind, text)`` declare they need, in order, once each."""
-    words = vocabulary_for(world.game)
     found: list[str] = []
-    for kind, written in steps:
-        text = words.english(written)  # a step in another language: the English it means
-        for step in words.match(kind, text)[:1]:
-            compute = getattr(step.function, ATTRIBUTE, None)
-            if compute is not None:
-                found += [c for c in compute(world, **step.arguments(text)) if c]
+    for compute, arguments in _marked(world.game, steps, ATTRIBUTE):
+        found += [c for c in compute(world, **arguments) if c]
     return list(dict.fromkeys(found))
