@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import oracle.steps.common
 import oracle.steps.ti4  # noqa: F401
@@ -342,3 +343,30 @@ def test_the_shrinker_deletes_what_the_slip_does_not_need_within_its_budget():
     cut = shrink(given, moves, attempt, ShrinkBudget(replays=2))
     assert cut.exhausted and cut.replays == 2 and "draw" in cut.moves
     assert not shrink(given, ["pass"], attempt).reproduced
+
+
+@given(st.lists(st.sampled_from(["draw", "play", "reject", "take back", "then", "read"]),
+                max_size=30))
+@settings(max_examples=150, deadline=None)
+def test_the_accepted_moves_memo_is_the_rescan_it_replaces(ops):
+    """``accepted_moves`` reads each line once, kept in the game's memo: whatever lines
+    were added, rejected or taken back between reads (as the search does), it gives what
+    rescanning every line gives (the scan the models made before it, for each question)."""
+    from oracle.explore import REJECTED_LINE, Explored
+    from oracle.games.kit.explore import accepted_moves
+
+    explored = Explored(None, [])  # type: ignore[arg-type]  # only its lines are read
+    lines = explored.lines
+    for n, op in enumerate(ops):
+        if op in ("draw", "play"):
+            lines.append(f"When Alice {op}s {n}")
+        elif op == "reject":
+            lines.append(REJECTED_LINE)
+        elif op == "take back" and lines:
+            lines.pop()
+        elif op == "then":
+            lines.append("Then Alice holds 1 card")
+        rescan = [text.removeprefix("When ") for i, text in enumerate(lines)
+                  if text.startswith("When ") and lines[i + 1:i + 2] != [REJECTED_LINE]]
+        if op == "read" or n == len(ops) - 1:
+            assert accepted_moves(explored) == rescan

@@ -13,7 +13,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from oracle.explore import HELD, Check, Explored
+from oracle.explore import HELD, REJECTED_LINE, Check, Explored
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
 
@@ -77,6 +77,35 @@ def answer_moves(view: Mapping[str, Any], keep: Callable[[str, int], list[str]],
     for p in view.get("pending") or []:
         name, count = p["player"], int(p["count"])
         moves += keep(name, count) if p["decision"] == "keep" else discard(name)
+    return moves
+
+
+def accepted_moves(explored: Explored) -> list[str]:
+    """The moves played in this game that the engine accepted, in order, as step texts
+    (without "When "): a When line not followed by ``REJECTED_LINE``. The caller must not
+    change the list.
+
+    Why kept in ``explored.memo``: a model's ``moves`` and several invariants ask, after
+    every move, which moves were accepted (a round's deal done, a combat's last event, a
+    step since a hold), and rescanning every line for each asker was the models' largest
+    cost per state. Between two reads lines are only added (a move's When line, then the
+    rejection line if it was rejected: that takes its move back off) or the last one
+    replaced (a move the engine lacks is taken back): each line is read once, and the
+    memo starts again when the lines it read are no longer the game's."""
+    lines = explored.lines
+    read, last, moves, at = explored.memo.get("accepted") or (0, None, None, None)
+    if moves is None or read > len(lines) or (read and lines[read - 1] is not last):
+        read, moves, at = 0, [], None
+    for i in range(read, len(lines)):
+        line = lines[i]
+        if line == REJECTED_LINE:
+            if at == i - 1:  # the move just read was rejected
+                moves.pop()
+                at = None
+        elif line.startswith("When "):
+            moves.append(line[5:])
+            at = i
+    explored.memo["accepted"] = (len(lines), lines[-1] if lines else None, moves, at)
     return moves
 
 

@@ -29,6 +29,7 @@ from oracle.explore import (
 from oracle.explore.compare import Loosened, NoChoices
 from oracle.explore.model import shown_count
 from oracle.games.kit.explore import (
+    accepted_moves,
     answer_moves,
     conserved,
     hand_cards,
@@ -225,9 +226,7 @@ _POLITICS_DEALS = tuple(f"Alice resolves the primary ability of Politics, choosi
 
 def _accepted(explored: Explored, texts: Sequence[str]) -> list[str]:
     """The moves among ``texts`` played and accepted in this game, in order."""
-    lines = explored.lines
-    return [text.removeprefix("When ") for i, text in enumerate(lines)
-            if text.removeprefix("When ") in texts and lines[i + 1:i + 2] != [REJECTED_LINE]]
+    return [move for move in accepted_moves(explored) if move in texts]
 
 
 #: Direct Hit aimed at each ship a combat scene may name.
@@ -238,9 +237,7 @@ DH_AT = {ship: f'Alice plays "Direct Hit" targeting {ship}'
 def _since_last_event(explored: Explored) -> tuple[str, list[str]] | None:
     """The combat scene's last event accepted, and the moves accepted since (none: no event
     yet)."""
-    lines = explored.lines
-    accepted = [text.removeprefix("When ") for i, text in enumerate(lines)
-                if text.startswith("When ") and lines[i + 1:i + 2] != [REJECTED_LINE]]
+    accepted = accepted_moves(explored)
     at = max((i for i, m in enumerate(accepted) if m in _COMBAT_MOVES[:3]), default=None)
     return None if at is None else (accepted[at], accepted[at + 1:])
 
@@ -413,12 +410,10 @@ def _replayed_after_cancel(explored: Explored) -> str | None:
 def _done(explored: Explored, move: str) -> bool:
     """Whether ``move`` was played and accepted in this round of the game (since the game
     last went on to the next round, ``_NEXT_STATUS``)."""
-    line, start = f"When {move}", f"When {_NEXT_STATUS}"
-    lines = explored.lines
-    accepted = [text for i, text in enumerate(lines)
-                if text.startswith("When ") and lines[i + 1:i + 2] != [REJECTED_LINE]]
-    since = len(accepted) - accepted[::-1].index(start) if start in accepted else 0
-    return line in accepted[since:]
+    accepted = accepted_moves(explored)
+    since = len(accepted) - accepted[::-1].index(_NEXT_STATUS) if _NEXT_STATUS in accepted \
+        else 0
+    return move in accepted[since:]
 
 
 def _holds_politics(explored: Explored) -> bool:

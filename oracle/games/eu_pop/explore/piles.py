@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from oracle.explore import HELD, REJECTED_LINE, Check, Explored
+from oracle.explore import HELD, Check, Explored
 from oracle.games.eu_pop.cards import DECKS
 from oracle.games.eu_pop.explore.tables import (
     DRAW_LINE,
@@ -34,7 +34,7 @@ from oracle.games.eu_pop.explore.views import (
     _pending,
     _since_step_c,
 )
-from oracle.games.kit.explore import other_viewers
+from oracle.games.kit.explore import accepted_moves, other_viewers
 from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards, parse_pile
 
@@ -227,10 +227,8 @@ def _displays_uncounted(explored: Explored) -> Check:
     """Exercised once Phase 5 Step C is resolved while a player has Display Cards. The keeps
     the set-up's hold asks for (3.0.4#4) are not the limit's."""
     view = explored.view()
-    lines = explored.lines
-    accepted = [line for i, line in enumerate(lines) if lines[i + 1:i + 2] != [REJECTED_LINE]]
-    if f"When {SETUP_HOLD}" in accepted and f"When {STEP_C}" not in accepted[
-            accepted.index(f"When {SETUP_HOLD}"):]:
+    accepted = accepted_moves(explored)
+    if SETUP_HOLD in accepted and STEP_C not in accepted[accepted.index(SETUP_HOLD):]:
         return None
     for p, n in _pending(view, "keep").items():
         shown = _display(view, p)
