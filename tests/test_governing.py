@@ -208,6 +208,27 @@ def test_actions_are_named_by_type_and_answers_by_their_choice():
     assert "play" in ti4.subject and "end_turn" in ti4.ungoverned
 
 
+def test_a_refusal_is_charged_to_the_first_governing_rule_or_to_none_when_ungoverned():
+    """``governing``, the one place a needed action's refusal (or error) is charged: to the
+    first rule that governs it, to no rule with why when no sentence governs it, and not at
+    all when a governing rule is the scenario's own or the game declares none."""
+    from oracle.scenario.diagnosis import Blame, governing
+
+    text = "Alice resolves the secondary ability of Politics"
+    assert governing(text, "politics_secondary", ("ti4:2.2", "ti4:2.1"), {"ti4:2.5"}) == Blame(
+        "ti4:2.2", "governs politics_secondary",
+        f"'{text}', which ti4:2.2 governs, was refused")
+    assert governing(text, "politics_secondary", ("ti4:2.2",), set(), error=True) == Blame(
+        "ti4:2.2", "governs politics_secondary",
+        f"'{text}', which ti4:2.2 governs, was answered with an error", True)
+    assert governing(text, "politics_secondary", ("ti4:2.2",), {"ti4:2.2"}) is None
+    assert governing(text, "play", (), set()) is None
+    assert governing("Alice ends their turn", "end_turn", (), set(), error=True,
+                     ungoverned="4.2's") == Blame(
+        None, "ungoverned end_turn", "'Alice ends their turn', which no sentence of the rules "
+        "governs (4.2's), was answered with an error")
+
+
 def test_both_games_declarations_pass_their_checks():
     for game in GAMES.values():
         assert check_governs(game) == [], game.id

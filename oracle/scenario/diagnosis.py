@@ -110,14 +110,18 @@ def diagnose(history: Sequence[Transition], diagnostics: Sequence[Diagnostic],
 
 
 def governing(text: str, key: str, rules: Sequence[str], own: Container[str],
-              error: bool = False) -> Blame | None:
+              error: bool = False, ungoverned: str | None = None) -> Blame | None:
     """The rule to charge for an action the scenario needed that the engine refused (or,
     with ``error``, answered with an error): the first of the rules that govern it
     (``rules``, the game's declaration for its ``key``), unless one of them is the
-    scenario's own (then the failure is its own) or the game declares none."""
+    scenario's own (then the failure is its own) or the game declares none. An action the
+    game declares no sentence governs (``ungoverned``: why) is charged to no rule."""
+    what = "answered with an error" if error else "refused"
+    if ungoverned is not None:
+        return Blame(None, f"ungoverned {key}", f"'{text}', which no sentence of the rules "
+                     f"governs ({ungoverned}), was {what}")
     if not rules or any(rule in own for rule in rules):
         return None
-    what = "answered with an error" if error else "refused"
     return Blame(rules[0], f"governs {key}",
                  f"'{text}', which {rules[0]} governs, was {what}", error)
 

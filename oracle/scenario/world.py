@@ -319,13 +319,10 @@ class ScenarioWorld:
             return None
         text, kind, action = failure.sent
         key = action_key(kind, action)
-        error = isinstance(failure, EngineFault)
-        why = self.game.governs.ungoverned.get(key)
-        if why is not None:
-            what = "answered with an error" if error else "refused"
-            return Blame(None, f"ungoverned {key}",
-                         f"'{text}', which no sentence of the rules governs ({why}), was {what}")
-        return governing(text, key, self.game.governs.rules(key), own, error=error)
+        governs = self.game.governs
+        return governing(text, key, governs.rules(key), own,
+                         error=isinstance(failure, EngineFault),
+                         ungoverned=governs.ungoverned.get(key))
 
     # -- looking (Then) ------------------------------------------------------------
 
