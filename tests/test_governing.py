@@ -205,7 +205,7 @@ def test_actions_are_named_by_type_and_answers_by_their_choice():
     assert ti4.rules("politics_secondary") == ("ti4:2.2",)
     assert ti4.rules("choose:keep")[0] == "ti4:2.4"
     assert ti4.rules("play") == ()  # a card played is its scenario's own subject
-    assert "play" in ti4.subject and "end_turn" in ti4.ungoverned
+    assert "subject" in ti4.data["actions"]["play"] and "end_turn" in ti4.ungoverned
 
 
 def test_a_refusal_is_charged_to_the_first_governing_rule_or_to_none_when_ungoverned():

@@ -60,10 +60,11 @@ class Governs:
     path: Path | None = None
     actions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     unstated: Mapping[str, str] = field(default_factory=dict)
-    #: Actions a refusal of which is its scenario's own failure, with why.
-    subject: Mapping[str, str] = field(default_factory=dict)
     #: Actions no sentence of the catalog governs, with why: a refusal charges no rule.
     ungoverned: Mapping[str, str] = field(default_factory=dict)
+    #: The file's data as read and checked against its schema: what ``check_governs``
+    #: checks further (the quotes, the listing), with the lines of the file.
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def rules(self, key: str) -> tuple[str, ...]:
         """The rule ids governing an action (``action_key``), first charged first; () when
@@ -93,10 +94,8 @@ def load_governs(game: Game) -> Governs:
                for k, v in listed.items() if isinstance(v, list)}
     return Governs(path, actions,
                    {str(k): str(v) for k, v in (data.get("unstated") or {}).items()},
-                   {str(k): str(v["subject"]) for k, v in listed.items()
-                    if isinstance(v, dict) and "subject" in v},
                    {str(k): str(v["unstated"]) for k, v in listed.items()
-                    if isinstance(v, dict) and "unstated" in v})
+                    if isinstance(v, dict) and "unstated" in v}, data)
 
 
 def check_governs(game: Game) -> list[Problem]:
@@ -111,8 +110,7 @@ def check_governs(game: Game) -> list[Problem]:
         return [Problem(path, 1, "governs", str(exc))]
     if governs.path is None:
         return []
-    path = governs.path
-    data = read_game_file(path, "which rule governs each action", schema="governs") or {}
+    path, data = governs.path, governs.data
     problems = _listing_problems(game, path, data)
     for action, entries in (data.get("actions") or {}).items():
         for n, entry in enumerate(entries if isinstance(entries, list) else ()):
