@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracle.report.matrix import EngineColumn, Matrix, RuleRow, build_matrix
@@ -53,6 +53,8 @@ class Trend:
     runs: tuple[TrendRun, ...]
     matrix: Matrix
     notes: tuple[str, ...] = ()
+    _changes: dict[RuleRow, list[Change]] = field(default_factory=dict, init=False,
+                                                  repr=False, compare=False)
 
     @property
     def runs_text(self) -> str:
@@ -68,10 +70,16 @@ class Trend:
 
     def changes(self, row: RuleRow) -> list[Change]:
         """Every change of a row's status from one run to the next, oldest first (how often
-        it flips: a rule that changes back and forth is flaky across runs)."""
-        statuses = self.statuses(row)
-        return [Change(i, statuses[i - 1], statuses[i]) for i in range(1, len(statuses))
+        it flips: a rule that changes back and forth is flaky across runs). Worked out once
+        a row, as a format asks for a row's several times (whether it changed, its first
+        change, how many): the caller must not change the list."""
+        found = self._changes.get(row)
+        if found is None:
+            statuses = self.statuses(row)
+            found = self._changes[row] = [
+                Change(i, statuses[i - 1], statuses[i]) for i in range(1, len(statuses))
                 if statuses[i] != statuses[i - 1]]
+        return found
 
     def first_change(self, row: RuleRow) -> Change | None:
         return next(iter(self.changes(row)), None)
