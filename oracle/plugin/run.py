@@ -14,7 +14,6 @@ suite and writes reports.
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from oracle.report.judge import (
     nothing_tested,
     stale_expectations,
 )
-from oracle.report.model import ScenarioResult, unique_scenarios
+from oracle.report.model import ScenarioResult, started_text, unique_scenarios
 from oracle.report.write import OutputError, check_outputs, interrupted_path, write_atomic
 from oracle.scenario.outcomes import NotInEdition
 from oracle.scenario.seeds import scenario_seed
@@ -168,8 +167,7 @@ class OracleRun:
         self.start(session.config)
         if self.settings.is_worker:
             return
-        self.started = datetime.datetime.now(datetime.UTC).isoformat(
-            timespec="seconds").replace("+00:00", "Z")
+        self.started = started_text()
         chosen = self.selection
         key = suite_checked.fingerprint(chosen.selected_games(), chosen.games, chosen.selected)
         if suite_checked.passed_before(key):

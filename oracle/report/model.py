@@ -9,6 +9,7 @@ verdicts travel from pytest-xdist workers to the controller on ``report.user_pro
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
@@ -21,6 +22,16 @@ USER_PROPERTY = "rules_oracle.verdict"
 
 REPORT_VERSION = 1
 """The version of the report's JSON layout; it changes by additions only."""
+
+
+def started_text(moment: datetime.datetime | None = None) -> str:
+    """How a report records when its run started (``Report.started``): ISO 8601 in UTC, to
+    the second, ``2026-11-27T12:04:05Z``; ``moment`` is now when not given. One writer, so
+    that runs placed by their files' times order among those that record it."""
+    if moment is None:
+        moment = datetime.datetime.now(datetime.UTC)
+    return moment.astimezone(datetime.UTC).isoformat(timespec="seconds").replace(
+        "+00:00", "Z")
 
 
 class Status(StrEnum):

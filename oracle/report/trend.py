@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from oracle.report.matrix import EngineColumn, Matrix, RuleRow, build_matrix
-from oracle.report.model import Report, ReportFileError, Status, load_report
+from oracle.report.model import Report, ReportFileError, Status, load_report, started_text
 
 
 @dataclass(frozen=True)
@@ -147,8 +147,7 @@ def _run(path: Path, report: Report) -> TrendRun:
     if report.started:
         return TrendRun(path, report, report.started)
     mtime = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.UTC)
-    return TrendRun(path, report, mtime.isoformat(timespec="seconds").replace("+00:00", "Z"),
-                    by_file_time=True)
+    return TrendRun(path, report, started_text(mtime), by_file_time=True)
 
 
 def change_text(change: Change | None) -> str:
