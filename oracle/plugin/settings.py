@@ -78,7 +78,7 @@ class Settings:
             spec = EngineSpec.parse(values["engine"])
         except EngineSpecError as exc:
             raise pytest.UsageError(str(exc)) from exc
-        shard = values["shard"]
+        k, _, n = (values["shard"] or "").partition("/")  # K/N, checked by options._shard
         return cls(
             spec=spec, roots=tuple(feature_roots(values["features"])), seed=values["seed"],
             outputs=MappingProxyType({f.name: Path(values[f.name]) for f in file_formats()
@@ -88,7 +88,7 @@ class Settings:
                                    startup_timeout=values["startup_timeout"],
                                    strict=_strict(values["strict_protocol"])),
             max_timeouts=values["max_timeouts"], rules=tuple(values["rule"]),
-            shard=(int(shard.split("/")[0]), int(shard.split("/")[1])) if shard else None,
+            shard=(int(k), int(n)) if n else None,
             all_games=values["all_games"], editions=tuple(values.get("edition") or ()),
             lang=values.get("lang"),
             rerun_failed=Path(values["rerun_failed"]) if values["rerun_failed"] else None,
