@@ -121,11 +121,11 @@ def pytest_bdd_step_error(request: pytest.FixtureRequest, feature: Any, scenario
 
 @pytest.hookimpl(trylast=True)  # after pytest's own (an Outline's rows): each row's runs together
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """``--repeat N``: each scenario's test runs N times, as N tests (``collect.REPEAT_ARG``)."""
+    """``--repeat N``: each scenario's test runs N times, as N tests (``verdicts.REPEAT_ARG``)."""
     run = metafunc.config.stash.get(run_key, None)
     repeat = run.settings.repeat if run is not None else 1
-    if repeat > 1 and collect.REPEAT_ARG in metafunc.fixturenames:
-        metafunc.parametrize(collect.REPEAT_ARG, range(1, repeat + 1),
+    if repeat > 1 and verdicts.REPEAT_ARG in metafunc.fixturenames:
+        metafunc.parametrize(verdicts.REPEAT_ARG, range(1, repeat + 1),
                              ids=[verdicts.repeat_id(n, repeat) for n in range(1, repeat + 1)])
 
 

@@ -42,16 +42,8 @@ def _finish(oracle_world: Any) -> None:
     oracle_world.finish()
 
 
-REPEAT_ARG = "oracle_repeat"
-"""What a scenario's test takes under ``--repeat N``: which of its runs it is (1 to N). The
-plugin parametrises it (``pytest_generate_tests``, after an Outline's rows), so each run is
-a test of its own, with its own report and verdict, on every worker and shard alike; the
-run's verdicts are made one at the end (``oracle.report.repeats``); each run's test id is
-``verdicts.repeat_id``."""
-
-
 def _finish_repeated(oracle_world: Any, oracle_repeat: int) -> None:
-    """``_finish``, for a test run ``--repeat N`` times (``REPEAT_ARG``)."""
+    """``_finish``, for a test run ``--repeat N`` times (``verdicts.REPEAT_ARG``)."""
     oracle_world.finish()
 
 

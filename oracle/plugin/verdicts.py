@@ -56,6 +56,14 @@ class ScenarioRef:
 scenario_key = pytest.StashKey[tuple[ScenarioRef, int]]()
 
 
+REPEAT_ARG = "oracle_repeat"
+"""What a scenario's test takes under ``--repeat N``: which of its runs it is (1 to N). The
+plugin parametrises it (``pytest_generate_tests``, after an Outline's rows), so each run is
+a test of its own, with its own report and verdict, on every worker and shard alike; the
+run's verdicts are made one at the end (``oracle.report.repeats``); each run's test id is
+``repeat_id``."""
+
+
 def repeat_id(n: int, count: int) -> str:
     """The test id of the n-th of ``count`` runs of a scenario (``--repeat N``):
     ``test_x[run2of3]``."""
@@ -65,14 +73,13 @@ def repeat_id(n: int, count: int) -> str:
 _REPEAT_ID = re.compile(r"(\[|-)run\d+of\d+\]$")
 
 
-def run_of(name: str) -> str:
-    """``run 2 of 3`` for a test's name under ``--repeat 3`` (``test_x[run2of3]``), or ``""``
-    for a test that runs once."""
-    found = _REPEAT_ID.search(name)
-    if found is None:
-        return ""
-    n, count = re.findall(r"\d+", found.group(0))
-    return f"run {n} of {count}"
+def run_of(item: pytest.Item, count: int) -> str:
+    """``run 2 of 3`` for the second of a scenario's tests under ``--repeat 3`` (its
+    ``REPEAT_ARG`` parameter, from pytest's ``callspec``), or ``""`` for a test that runs
+    once."""
+    callspec = getattr(item, "callspec", None)  # a pytest.Function that was parametrised
+    n = callspec.params.get(REPEAT_ARG) if callspec is not None else None
+    return "" if n is None else f"run {n} of {count}"
 
 
 def unrepeated(name: str) -> str:
@@ -144,7 +151,7 @@ def attach(run: OracleRun, item: pytest.Item, call: pytest.CallInfo[None],
             ("rule", " ".join(verdict.rules)), ("status", str(verdict.status))]
         if report.failed and (verdict.status in FAILING or verdict.status == Status.BLOCKED):
             report.longrepr = failure_text(verdict, item.config.get_terminal_writer().fullwidth,
-                                           run_of(item.name))
+                                           run_of(item, run.settings.repeat))
 
 
 def untraced_report(item: pytest.Item, call: pytest.CallInfo[None]) -> pytest.TestReport | None:
