@@ -49,8 +49,9 @@ class OtherChoices(_AnyTimeWhilePlaying):
     """The Draw Phase when a setup gives no phase (and no active player); the card just
     placed offered among the Display Cards to discard; a "?" die with no type chosen taken as
     infantry; end_turn and appoint allowed while a card is being played; several Step C
-    discards land in the other order; each side's Battle Dice listed in the other order; an
-    active player shown outside the Action Phase."""
+    discards land in the other order; Step C resolved again while its decisions are pending
+    asks again; each side's Battle Dice listed in the other order; every kind of cost
+    reduction listed, 0 where none; an active player shown outside the Action Phase."""
 
     def _build_turn(self, state: Any, players: Any) -> Any:
         phase, _active, window = super()._build_turn({"phase": "draw", **state}, players)
@@ -72,8 +73,21 @@ class OtherChoices(_AnyTimeWhilePlaying):
             player.hand.remove(card)
             self.discard_card(card)
 
+    def act_discard_down(self, action: Any) -> None:
+        pending = self.g.pending  # Step C again asks its keeps again
+        self.g.pending = [p for p in pending if p.decision != "keep"]
+        try:
+            super().act_discard_down(action)
+        except Rejected:
+            self.g.pending = pending
+            raise
+
     def view(self, viewer: Any) -> Any:
         view = super().view(viewer)
+        for player in view["players"].values():  # every kind of cost, 0 where not lowered
+            player["cost_reductions"] = {k: player["cost_reductions"].get(k, 0)
+                                         for k in ("administrative", "diplomatic", "military",
+                                                   "ducats")}
         if view.get("battle"):
             view["battle"]["dice"] = {s: d[::-1] for s, d in view["battle"]["dice"].items()}
         if view.get("phase") != "action":  # shows a player out of the Action Phase too

@@ -551,7 +551,7 @@ class Shell:
             return reply | ({"capability": lacking.capability} if lacking.capability else {})
         except Nonsense as nonsense:
             return {"reply": "errored", "message": str(nonsense)}
-        except Exception as crash:  # noqa: BLE001 - a crash is data, never the end of the loop
+        except Exception as crash:  # a crash is data, never the end of the loop
             return {"reply": "errored", "message": repr(crash),
                     "context": {"traceback": traceback.format_exc()}}
 
@@ -563,7 +563,7 @@ def main() -> None:
         try:
             request = json.loads(line)
             reply = shell.handle(request)
-        except Exception as crash:  # noqa: BLE001 - one bad line must not end the engine
+        except Exception as crash:  # one bad line must not end the engine
             reply = {"reply": "errored", "message": repr(crash)}
         ident = request.get("id") if isinstance(request, dict) else None
         sys.stdout.write(json.dumps({**reply, "id": ident}) + "\n")

@@ -8,6 +8,9 @@ those engines with the reference here):
 
 - a hand's size may be hidden from other viewers (the chapter keeps the cards secret and
   says nothing of the size);
+- a cost reduction of 0 is no reduction, listed or left out (``players[].cost_reductions``
+  gives only the kinds a game effect lowers): an engine listing every kind was flagged at
+  its first view, charged to a dozen rules;
 - the Battle Dice each side gained are listed in any order;
 - Step C asks every player over the limit at once, or one after another in seat order: the
   first of them in seat order is compared, and any move by a later one may be answered
@@ -19,6 +22,8 @@ those engines with the reference here):
 - the hiring costs of Appoint Advisor/Leader (5.2) are charged or not (and an appointment
   its player could not pay may be refused);
 - ``end_turn``, ``draw`` or ``appoint`` while a card is being played may be refused;
+- ``discard_down`` while a decision is pending (Step C resolved again before its keeps are
+  answered) may be refused, or ask again: no sentence speaks of it, and no scenario sends it;
 - a draw of more cards than a deck and its discard pile hold may be refused;
 - ``active_player`` outside the Action Phase (Turns belong to it, 4.2): null, or the player
   whose Turn comes next, is not compared;
@@ -65,6 +70,9 @@ class EUChoices:
             hand = player.get("hand")
             if isinstance(hand, dict) and hand.get("count") is None:
                 hand.pop("count", None)
+            cuts = player.get("cost_reductions")
+            if isinstance(cuts, Mapping):
+                player["cost_reductions"] = {k: n for k, n in cuts.items() if n != 0}
         battle = view.get("battle")
         if isinstance(battle, Mapping) and isinstance(battle.get("dice"), Mapping):
             battle = view["battle"] = dict(battle)
@@ -83,6 +91,8 @@ class EUChoices:
     def reply(self, before: View, text: str) -> str | None:
         if before.get("being_played") and _WAITS_FOR_NO_PLAY.match(text):
             return "end_turn, draw or appoint while a card is being played"
+        if text == "Phase 5, Step C is resolved" and before.get("pending"):
+            return "Step C again while a decision is pending"
         counter = _COUNTER.match(text)
         if counter:
             aimed = next((p for p in reversed(before.get("being_played") or [])

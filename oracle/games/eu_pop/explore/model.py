@@ -25,6 +25,7 @@ from oracle.games.eu_pop.explore.tables import (
     STEP_C,
     _n_cards,
     _setups,
+    within_the_counts,
 )
 from oracle.games.eu_pop.explore.views import View, _display_names, _hand, _interest, _turn_taken
 from oracle.games.kit.explore import answer_moves
@@ -80,7 +81,7 @@ class EUModel:
     def setups(self, supported: Supported) -> st.SearchStrategy[list[str]]:
         """The tables of ``tables._setups`` (the explorer skips, and counts, those that need
         something the engine does not declare)."""
-        return _setups()
+        return _setups().map(within_the_counts)
 
     def moves(self, explored: Explored) -> list[str]:
         view = explored.view()

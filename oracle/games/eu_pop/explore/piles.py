@@ -210,6 +210,9 @@ def _step_c_done(explored: Explored) -> Check:
     (of a player with nothing on display: see 4.5.c.3) is made to discard down."""
     view = explored.view()
     keep = _pending(view, "keep")
+    accepted = accepted_moves(explored)
+    if SETUP_HOLD in accepted and STEP_C not in accepted[accepted.index(SETUP_HOLD):]:
+        keep = {}  # the set-up's hold keeps 4 of 5 (3.0.4#4): not the limit's
     for p, n in keep.items():
         if not _display(view, p) and _count(view, p) <= HAND_LIMIT:
             return f"{p} holds {_count(view, p)} cards and must keep {n}"

@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from oracle.games.eu_pop.cards import DECKS, CardFact, load_card_facts
-from oracle.games.kit.explore import listed
-from oracle.suite.dsl import describe_cards
+from oracle.games.kit.explore import listed, within_counts
+from oracle.suite.dsl import describe_cards, parse_pile
 
 PLAYERS = ("Alice", "Bob", "Carol")
 HAND_LIMIT = 5  # 6.cards-in-hand.2
@@ -146,3 +146,49 @@ def _setups(draw: Any) -> list[str]:
     lines.insert(1, draw(_PHASES))  # drawn last, said second
     return lines
 
+
+
+#: Copies of each card (docs/protocol.md, "Copies"), and each deck's cards once per copy,
+#: the spares ``within_counts`` puts in place of a copy the deck does not have.
+_COUNTS = {name: fact.count for name, fact in FACTS.items()}
+_SPARES = {deck: [n for n in BY_DECK[deck] for _ in range(FACTS[n].count)] for deck in DECKS}
+_HOLDS = re.compile(r"(\w+) holds (.+)")
+_DECK_PILE = re.compile(r"the (\w+) (deck|discard pile) is (.+)")
+_ON_DISPLAY_LINE = re.compile(r'\w+ has "([^"]+)" on display')
+
+
+def within_the_counts(lines: list[str]) -> list[str]:
+    """A table's lines holding no more copies of a card than the deck has: an engine may
+    refuse (``errored``) a state that holds more (docs/protocol.md, "Copies"), and one that
+    did (tests/styles/eu_values.py, over the pipe) had every differential search end at its
+    first table, charged to every invariant's rules. Display Cards keep their copies first
+    (a copy the deck lacks is left off the display), then hands in seat order, then each
+    deck's draw and discard piles, each copy beyond the count becoming a spare of the same
+    deck (``within_counts``). Applied to the drawn table, so the drawn bytes, and shrinking,
+    are the same."""
+    left = dict(_COUNTS)
+    out = list(lines)
+    for i, line in enumerate(lines):
+        shown = _ON_DISPLAY_LINE.match(line)
+        if shown and shown.group(1) in left:
+            if left[shown.group(1)] <= 0:
+                out[i] = ""
+            left[shown.group(1)] -= 1
+    every = [c for deck in DECKS for c in _SPARES[deck]]
+    for pattern, spares in ((_HOLDS, lambda m: every),
+                            (_DECK_PILE, lambda m: _SPARES.get(m.group(1), []))):
+        for i, line in enumerate(lines):
+            m = pattern.fullmatch(line)
+            if not m:
+                continue
+            cards = parse_pile(m.group(m.lastindex or 0)).cards
+            names = [c for c in cards if isinstance(c, str)]
+            if len(names) != len(cards):
+                continue  # a count of cards, not names: nothing to keep within the counts
+            (kept,) = within_counts([names], left, spares(m))
+            for card in kept:
+                left[card] -= 1
+            head = line[:m.start(m.lastindex or 0)]
+            out[i] = head + (describe_cards(kept) if kept else
+                             "no cards" if pattern is _HOLDS else "empty")
+    return [line for line in out if line]
