@@ -24,8 +24,10 @@ choices every game shares are the protocol's, and are made here:
   agree once the dealt cards are pooled (each hand and draw pile by its count, the referee's
   hands and draw piles together as one multiset, discard piles as they are) are a
   divergence by choice: the game ends there, uncounted, since the engines now hold
-  different cards. Engines that shuffle alike (a reference engine and its mutants) are
-  compared card by card.
+  different cards. A deck the setup left to be shuffled is compared as the cards its draw
+  pile holds (``unordered``) until a move draws from it (``drawn_from``): only then do the
+  engines hold different cards. Engines that shuffle alike (a reference engine and its
+  mutants) are compared card by card.
 
 A game's own choices (docs/protocol.md, its section's "Questions an adapter asks") are its
 model's ``choices`` (``GameChoices``): a further normalisation of its views, the moves whose
@@ -213,6 +215,34 @@ def reshuffled(before: View, after: View) -> bool:
         if isinstance(old, list) and isinstance(new, list) and not _within(old, new):
             return True
     return False
+
+
+def drawn_from(decks: frozenset[str], before: View, after: View) -> bool:
+    """Whether a move took cards off the draw pile of one of ``decks`` (referee views)."""
+    for deck in decks:
+        was = (((before.get("decks") or {}).get(deck) or {}).get("draw") or {})
+        now = (((after.get("decks") or {}).get(deck) or {}).get("draw") or {})
+        if isinstance(was, Mapping) and isinstance(now, Mapping) and \
+                int(now.get("count") or 0) < int(was.get("count") or 0):
+            return True
+    return False
+
+
+def unordered(view: View, decks: frozenset[str]) -> dict[str, Any]:
+    """A normal view with the draw piles of ``decks`` as multisets: the order a setup's
+    shuffle dealt them is each engine's (its own generator with the seed), and which cards
+    they hold is not. Why: every table that left a deck out to be shuffled ended at its first
+    view on an engine with a generator of its own (an outside EU engine over the pipe: 108
+    games of 159, 66 moves played), though nothing had been drawn from it yet."""
+    out = dict(view)
+    piles = dict(out.get("decks") or {})
+    for deck in decks:
+        entry = piles.get(deck)
+        draw = entry.get("draw") if isinstance(entry, Mapping) else None
+        if isinstance(draw, Mapping) and isinstance(draw.get("cards"), list):
+            piles[deck] = {**entry, "draw": {**draw, "cards": sorted(draw["cards"])}}
+    out["decks"] = piles
+    return out
 
 
 def _within(some: Sequence[str], cards: Sequence[str]) -> bool:

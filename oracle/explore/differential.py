@@ -46,10 +46,12 @@ from oracle.explore.compare import (
     common,
     dealt,
     difference,
+    drawn_from,
     normal_view,
     replies_agree,
     reply_signature,
     reshuffled,
+    unordered,
 )
 from oracle.explore.model import (
     HELD,
@@ -105,6 +107,9 @@ class Duel:
     sent: tuple[int, int] = (0, 0)
     #: The last move's outcome is partly the engine's choice (``GameChoices.outcome``).
     loosened: Loosened | None = None
+    #: The decks the setup left to be shuffled: their draw piles' order is each engine's
+    #: own until a card is drawn from them (``unordered``).
+    orderless: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -269,7 +274,8 @@ class DiffSearch:
             self.games += 1
         duel = Duel(a, b)
         decks = a.world.state.get("decks") or {}
-        duel.shuffled = any(deck not in decks for deck in self.game.cards)
+        duel.orderless = frozenset(deck for deck in self.game.cards if deck not in decks)
+        duel.shuffled = bool(duel.orderless)
         return duel
 
     def _setup_rules(self) -> tuple[str, ...]:
@@ -329,8 +335,10 @@ class DiffSearch:
         duel.loosened = None
         if first.changed or second.changed:
             duel.a.candidates = None
-            duel.shuffled = reshuffled(duel.a.before or {}, duel.a.world.referee_view()) \
-                and reshuffled(duel.b.before or {}, duel.b.world.referee_view())
+            after = duel.a.world.referee_view()
+            duel.shuffled = (reshuffled(duel.a.before or {}, after)
+                             and reshuffled(duel.b.before or {}, duel.b.world.referee_view())
+                             ) or drawn_from(duel.orderless, duel.a.before or {}, after)
             duel.loosened = self.choices.outcome(duel.a.before or {}, text) or \
                 self.choices.outcome(duel.b.before or {}, text)
         else:
@@ -369,6 +377,8 @@ class DiffSearch:
             common(na, nb)
             if na == nb:
                 continue
+            if duel.orderless and unordered(na, duel.orderless) == unordered(nb, duel.orderless):
+                continue  # the decks the setup shuffled, each engine in its own order
             if duel.shuffled and self._dealt_alike(duel) and \
                     duel.a.world.view(REFEREE) != duel.b.world.view(REFEREE):
                 self._count(self.diverged, "the engines shuffled differently")

@@ -7,7 +7,9 @@ pipe); and an EU engine with Turns of its own behind an adapter that refuses wha
 told (eu_turns.py). node_eu/ is an EU engine in Node.js that an outside developer wrote from
 the published pages alone, with its broken copies (tests/test_node_eu_engine.py); node_ledger/
 an event-sourced TI4 engine in Node.js written the same way, whose broken copies report a
-result and leave their state unchanged (tests/test_node_ledger_engine.py).
+result and leave their state unchanged (tests/test_node_ledger_engine.py); eu_values.py an EU
+engine of frozen values with six cards and two slips, served over a pipe by itself
+(tests/test_eu_values_engine.py).
 
 What they share is what the page says every TI4 adapter reads: the card facts.
 """

@@ -84,16 +84,29 @@ def rebuilt_leaving_five(history: Sequence[Transition], i: int) -> str | None:
     if len(top) >= n and new != old:
         return ("the discard pile changed though the deck held every card drawn: a deck is "
                 "rebuilt only when a card must be drawn from it")
-    if len(top) < n and len(old) > 5 and new != old[:5]:
+    if len(top) < n and len(old) > 5 and not _rebuilt_twice(top, old, n) and new != old[:5]:
         return f"the rebuilt deck left {new} as the discard pile, not the top 5 {old[:5]}"
     return None
 
 
+def _rebuilt_twice(top: list[str], old: list[str], n: int) -> bool:
+    """Whether a draw of ``n`` runs out the deck rebuilt from a pile of more than 5 too: the
+    5 discards left are then shuffled whole (6.decks.5). Why: drawing 2 from an empty deck
+    over 6 discards ends with an empty discard pile, which 6.decks.4's check read as its top five
+    gone, so an engine that never shuffled the five was charged to 6.decks.4 as well as
+    6.decks.5 (and the reference engine failed it: tests/styles/eu_values.py)."""
+    return len(old) > 5 and n - len(top) > len(old) - 5
+
+
 def rebuilt_whole(history: Sequence[Transition], i: int) -> str | None:
-    """6.decks.5: a discard pile of 5 or fewer cards is shuffled whole into the new deck."""
+    """6.decks.5: a discard pile of 5 or fewer cards is shuffled whole into the new deck,
+    also the 5 a rebuild left when the draw runs out that deck too."""
     top, old, new, n = _rebuild(history[i])
     if len(top) < n and 0 < len(old) <= 5 and new:
         return f"a discard pile of {len(old)} card(s) was not shuffled whole: {new} stayed"
+    if len(top) < n and _rebuilt_twice(top, old, n) and new:
+        return (f"the 5 discards a rebuild left were not shuffled whole when the draw ran out "
+                f"the new deck too: {new} stayed")
     return None
 
 
