@@ -161,3 +161,26 @@ def test_a_draw_that_rebuilds_twice_is_charged_to_the_small_rebuild():
     assert "not shuffled whole" in (rebuilt_whole(kept, 0) or "")
     once = _draw(six, [], [], 1)  # one rebuild: the top five must stay
     assert "not the top 5" in (rebuilt_leaving_five(once, 0) or "")
+
+
+def test_exploration_does_not_pass_a_rule_no_scenario_of_which_ran():
+    """This engine cannot appoint: every scenario of 6.action-cards.8 ("play the card to take
+    its Action, or to Appoint the character") was unsupported, and ``run --explore`` passed
+    the rule because the invariant 'cards are conserved', which stands for it too, held. An
+    exploration may fail such a rule; it passes only a rule some scenario of which ran, or
+    one that has none."""
+    from oracle.report.build import rule_result
+    from oracle.report.model import ScenarioResult
+
+    lacking = ScenarioResult("appointed", Status.UNSUPPORTED, "f:1",
+                             "the engine does not declare eu-pop/appoint")
+    held = ScenarioResult("explore: cards are conserved", Status.PASS, "explore:eu-pop",
+                          exercised=12)
+    broken = ScenarioResult("explore: cards are conserved", Status.FAIL, "explore:eu-pop",
+                            exercised=3)
+    ran = ScenarioResult("played", Status.PASS, "f:2")
+    result = rule_result("eu-pop:6.action-cards.8", "", True, [lacking, held], [])
+    assert (result.status, result.reason) == (Status.UNSUPPORTED, lacking.message)
+    assert rule_result("r", "", True, [lacking, broken], []).status == Status.FAIL
+    assert rule_result("r", "", True, [lacking, ran, held], []).status == Status.PASS
+    assert rule_result("r", "", True, [held], []).status == Status.PASS

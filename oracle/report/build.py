@@ -128,6 +128,15 @@ def rule_result(rule_id: str, text: str, testable: bool, own: Iterable[ScenarioR
     own, refining = tuple(own), tuple(refining)
     counting = [*own, *(s for r in refining if not r.probe for s in r.scenarios)]
     status = rule_status(testable, [s.counts_as for s in counting])
+    scenarios = [s for s in counting if s.exercised is None]
+    if status == Status.PASS and scenarios and all(
+            s.counts_as == Status.UNSUPPORTED for s in scenarios):
+        # Exploration can fail a rule, but not pass one the engine could run no scenario
+        # of: an invariant standing for several rules held on an engine that lacks what
+        # every scenario of this one needs (an engine that cannot appoint passed
+        # 6.action-cards.8, "play the card ... or Appoint", on cards conserved).
+        status = Status.UNSUPPORTED
+        counting = [*scenarios, *(s for s in counting if s not in scenarios)]
     reason = _reason(status, counting, refining, untestable_reason, not_selected)
     if status == Status.PASS and known_failure:
         status, reason = Status.XPASS, KNOWN_PASSES
