@@ -205,18 +205,37 @@ def status_phase_deals(history: Sequence[Transition], i: int) -> str | None:
     return None
 
 
+def _in_turn(order: Sequence[str], gains: Mapping[str, list[str]]) -> tuple[list[str], bool]:
+    """Who of ``order`` a deal served (their hands gained cards), in that order, and whether
+    they are its first players: a deal serves players in turn (ti4:note-5's initiative order,
+    Politics' clockwise turn, ti4:66.3), so one that paused for a decision has served the
+    first of its order and nobody after them."""
+    served = [p for p in order if gains.get(p)]
+    return served, served == list(order[:len(served)])
+
+
+def _served_after(order: Sequence[str], player: str, gains: Mapping[str, list[str]]
+                  ) -> list[str]:
+    """The players after ``player`` in a deal's order who received cards."""
+    if player not in order:
+        return []
+    return [q for q in order[list(order).index(player) + 1:] if gains.get(q)]
+
+
 def deal_order(history: Sequence[Transition], i: int) -> str | None:
-    """ti4:note-5: several players are dealt in initiative order. Judged on the players
-    whose abilities leave their draw alone and who received one card: the earlier in the
-    initiative order the scenario set, the nearer the top of the deck their card was
-    (where Neural Motivator's or Scheming's cards go is ti4:note-5.1's and 5.2's)."""
+    """ti4:note-5: several players are dealt in initiative order. Judged on every player but
+    the Yssaril one (whose Scheming discard may leave any of their cards): the earlier in the
+    initiative order the scenario set, the nearer the top of the deck the first card of their
+    turn was; a Neural Motivator player's turn comes at their place like anyone's (how many
+    cards it holds, and whether another player drew between them, is ti4:note-5.1's; where
+    Scheming's cards go, 5.2's)."""
     t = history[i]
-    order = list(t.given["initiative"])
+    order = _deal_order(t)  # the initiative order set up, else the seats' (the protocol's)
     deck = draw_pile(t.before, DECK)
     gains = hands_gained(t)
     plain = [p for p in order if _plain_drawer(t, p)]
-    served = [p for p in plain if gains.get(p)]
-    if t.after.get("pending") and served != plain[:len(served)]:
+    served, in_turn = _in_turn(plain, gains)
+    if t.after.get("pending") and not in_turn:
         # A deal that paused for a decision has served the first players in the order.
         return (f"the deal paused after serving {', '.join(served)}, not the first of "
                 f"{', '.join(plain)}")
@@ -235,13 +254,15 @@ def deal_order(history: Sequence[Transition], i: int) -> str | None:
         if ahead:
             return (f"{', '.join(ahead)} took cards before {owing[0]}, who comes first in "
                     "the initiative order")
-    dealt = [p for p in order if len(gains.get(p, [])) == 1 and _plain_drawer(t, p)]
     total = sum(len(cards) for cards in gains.values())
     if total > len(deck):
         return _old_deck_order(t, order, deck, gains)
-    if any(deck[:total].count(gains[p][0]) != 1 for p in dealt):
-        return None  # a card the deck top holds twice
-    position = {p: deck.index(gains[p][0]) for p in dealt}
+    top = deck[:total]
+    dealt = [p for p in order if gains.get(p) and not _yssaril(t, p)
+             and (len(gains[p]) == 1 or _neural_motivator(t, p))]
+    if any(top.count(c) != 1 for p in dealt for c in gains[p]):
+        return None  # a card the deck top holds twice, or one from elsewhere (2.3's)
+    position = {p: min(top.index(c) for c in gains[p]) for p in dealt}
     actual = sorted(dealt, key=position.__getitem__)
     if actual != dealt:
         return f"cards were dealt to {', '.join(actual)} in that order, not {', '.join(dealt)}"
@@ -266,8 +287,9 @@ def _old_deck_order(t: Transition, order: list[str], deck: list[str],
 
 
 def _deal_order(t: Transition) -> list[str]:
-    """Who a deal serves, in order: the status phase's initiative order (ti4:note-5), or
-    Politics' active player, then the secondary clockwise from them (ti4:66.3)."""
+    """Who a deal serves, in order: the status phase's initiative order (ti4:note-5; seat
+    order where the scenario set none, docs/protocol.md's default), or Politics' active
+    player, then the secondary clockwise from them (ti4:66.3)."""
     seats = [p["name"] for p in t.given.get("players") or ()]
     if t.kind == "status_draw":
         return list(t.given.get("initiative") or seats)
@@ -280,14 +302,21 @@ def _deal_order(t: Transition) -> list[str]:
 def _deal_wrong(history: Sequence[Transition], i: int) -> bool:
     """Whether a draw already breaks a rule every player's draw follows (cards from the top
     of the deck, ti4:2.3; one card each in initiative order, ti4:2.1 and note-5): then
-    where an ability's cards went is that rule's business, not note 5.1's or 5.2's."""
+    where an ability's cards went is that rule's business, not note 5.1's or 5.2's. A check
+    that cannot read the views is no verdict either way: the ValueError it becomes (naming
+    the check and the action) makes the diagnostic asking inconclusive, as any diagnostic
+    facing views without what it needs (``oracle.scenario.diagnosis.Diagnostic``)."""
     checks = [draw_from_top]
     if history[i].kind == "status_draw":
         checks += [status_phase_deals, deal_order]
-    try:
-        return any(check(history, i) for check in checks)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return True
+    for check in checks:
+        try:
+            if check(history, i):
+                return True
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ValueError(f"whether the deal of '{history[i].text}' follows "
+                             f"{check.__name__} cannot be told from the views: {exc!r}") from exc
+    return False
 
 
 def _drawn_after(deck: list[str], gains: Mapping[str, list[str]], player: str
@@ -309,10 +338,12 @@ def _drawn_after(deck: list[str], gains: Mapping[str, list[str]], player: str
 def neural_motivator_deal(history: Sequence[Transition], i: int) -> str | None:
     """ti4:note-5.1: in the status phase's deal, a Neural Motivator player draws both their
     cards before the next player in order draws: two cards, next to each other on the deck.
-    (Where in the deal their turn comes is the deal's order, ti4:note-5: a player dealt at
-    the wrong place is not told apart from a deal in the wrong order.) Judged on the Neural
-    Motivator players the deal served from the deck it started with, once the deal is right
-    for everyone else (``_deal_wrong``)."""
+    (Where in the deal their turn comes is the deal's order, ti4:note-5: ``deal_order``
+    judges it, and ``_deal_wrong`` leaves a deal it fails to that rule.) A deal that paused
+    for their own decision after one card has not broken it yet (nobody after them drew):
+    ``neural_motivator_resumed`` judges where it goes on. Judged on the Neural Motivator
+    players the deal served from the deck it started with, once the deal is right for
+    everyone else."""
     t = history[i]
     seats = [p.get("name") for p in t.given.get("players") or ()]
     holders = [p for p in seats if _neural_motivator(t, p)]
@@ -323,17 +354,58 @@ def neural_motivator_deal(history: Sequence[Transition], i: int) -> str | None:
     if total > len(deck):
         return None  # the deck ran out: the new deck's order is a shuffle's
     top = deck[:total]
+    order = _deal_order(t)
+    owing = {p.get("player") for p in t.after.get("pending") or ()}
     for player in holders:
         got = gains.get(player, [])
         if not got:
             continue
-        if len(got) < 2 and total < len(deck):  # a card was left for their second
+        later = _served_after(order, player, gains)
+        if len(got) < 2 and total < len(deck) and (later or player not in owing):
+            # a card was left for their second, and the deal went on without it
             return (f"{player}, who has Neural Motivator, received {len(got)} card, not both "
                     "of their cards")
         at = sorted(top.index(c) for c in got if top.count(c) == 1)
         if len(at) == len(got) >= 2 and at[-1] - at[0] != len(at) - 1:
             return (f"{player}, who has Neural Motivator, received {sorted(got)}: another "
                     "player drew between their two cards")
+    return None
+
+
+def _deal_begun(history: Sequence[Transition], i: int) -> int | None:
+    """The status phase's deal that ``history[i]``, an answer, may go on with: the index of
+    its accepted ``status_draw`` when only answers (or refused actions) came since."""
+    for k in range(i - 1, -1, -1):
+        earlier = history[k]
+        if earlier.accepted and earlier.kind == "status_draw":
+            return k
+        if earlier.accepted and earlier.kind != "choose":
+            return None
+    return None
+
+
+def neural_motivator_resumed(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-5.1 where the status phase's deal paused within a Neural Motivator player's
+    turn (a decision of theirs, such as their hand limit, owed after their first card): when
+    the deal goes on, their second card comes before the next player in order draws (or the
+    deal ends). Judged
+    on the players without Scheming (whose extra card is ti4:note-5.2's count), where the
+    deal was right when it began and the deck held a card for their second."""
+    t = history[i]
+    start = _deal_begun(history, i)
+    if start is None or not draw_pile(t.before, DECK) or _deal_wrong(history, start):
+        return None
+    order, gains = _deal_order(history[start]), hands_gained(t)
+    for player in order:
+        if not _neural_motivator(t, player) or _yssaril(t, player):
+            continue
+        dealt = sum(len(hands_gained(history[k]).get(player, []))
+                    for k in range(start, i + 1) if history[k].accepted)
+        later = _served_after(order, player, gains)
+        if dealt == 1 and (later or not t.after.get("pending")):
+            after = f"{', '.join(later)} drew" if later else "the deal ended"
+            return (f"{player}, who has Neural Motivator, received 1 card in the deal, and "
+                    f"{after} before their second")
     return None
 
 
@@ -344,6 +416,19 @@ def _base_draw(t: Transition, player: str) -> int:
     if t.kind == "status_draw":
         return 1 + int(_neural_motivator(t, player))
     return POLITICS_DRAW
+
+
+def _count_shown(t: Transition, player: str, gains: Mapping[str, list[str]]) -> bool:
+    """Whether a deal shows how many cards ``player``'s turn holds before Scheming's: another
+    player whose turn holds as many (Neural Motivator's two in the status phase, Politics'
+    two), without Scheming, received them all in it. Then a Yssaril player asked to discard
+    with fewer than those and one more drew their turn in parts (ti4:note-5.2), not without
+    the ability that makes it two (Neural Motivator ignored is ti4:note-5.1's; Politics
+    drawing one, 2.2's): that other player shows the count."""
+    base = _base_draw(t, player)
+    return t.kind in DEALS and base > 1 and any(
+        q != player and not _yssaril(t, q) and _base_draw(t, q) == base
+        and len(cards) == base for q, cards in gains.items())
 
 
 def scheming(history: Sequence[Transition], i: int) -> str | None:
@@ -371,6 +456,10 @@ def scheming(history: Sequence[Transition], i: int) -> str | None:
         if len(draw_pile(t.before, DECK)) <= dealt:
             continue  # a deck run out: the new deck's order is a shuffle's
         wanted = _base_draw(t, player) + 1
+        if player in owing and len(got) < wanted and _count_shown(t, player, gains):
+            return (f"{player}, the Yssaril player, received {len(got)} card(s) and was asked "
+                    f"to discard for Scheming: all {wanted} of their cards come first, as "
+                    f"{_base_draw(t, player)} and Scheming's one more in one draw")
         if player not in owing and len(got) < wanted:
             return (f"{player}, the Yssaril player, received {len(got)} card(s), not "
                     f"{wanted} (Scheming's one more), and was not asked to discard one")
@@ -388,15 +477,13 @@ def deal_waits(history: Sequence[Transition], i: int) -> str | None:
              if p.get("decision") == "keep"]
     order = _deal_order(t)
     gains = hands_gained(t)
-    served = [p for p in order if gains.get(p)]
-    if served != order[:len(served)]:
+    if not _in_turn(order, gains)[1]:
         return None  # dealt out of order: the order's rule (note-5, or Politics' 2.2)
     for player in owing:
-        if player in order:
-            later = [q for q in order[order.index(player) + 1:] if gains.get(q)]
-            if later:
-                return (f"{', '.join(later)} received cards while {player} still owed the "
-                        "hand-limit discard")
+        later = _served_after(order, player, gains)
+        if later:
+            return (f"{', '.join(later)} received cards while {player} still owed the "
+                    "hand-limit discard")
     return None
 
 
@@ -435,8 +522,8 @@ def politics_deal_order(history: Sequence[Transition], i: int) -> str | None:
     order = _deal_order(t)
     gains = hands_gained(t)
     if t.after.get("pending"):
-        served = [p for p in order if gains.get(p)]
-        if served != order[:len(served)]:
+        served, in_turn = _in_turn(order, gains)
+        if not in_turn:
             return (f"the Politics deal paused after serving {', '.join(served)}, not the "
                     f"first of {', '.join(order)}")
         order = served
@@ -798,6 +885,7 @@ DIAGNOSTICS = (
     # Scheming draw shows in counts and orders those judge for everyone else.
     Diagnostic("scheming", scheming, DRAWS),
     Diagnostic("neural-motivator", neural_motivator_deal, frozenset({"status_draw"})),
+    Diagnostic("neural-motivator", neural_motivator_resumed, frozenset({"choose"})),
     Diagnostic("discard-event", discard_is_an_event, frozenset({"choose"})),
     Diagnostic("hand-limit", hand_limit),
     Diagnostic("hand-limit", hand_limit, rejected=True),
