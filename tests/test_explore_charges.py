@@ -48,6 +48,30 @@ CASES = [
       'the action deck is "Sabotage", "Lucky Shot", "Bribery", "Morale Boost", "Spy" and '
       '"Veto"'],
      ["Bob draws 2 action cards"]),
+    # A Neural Motivator player dealt before the first in initiative order still draws both
+    # cards together (note-5.1 holds): their turn is out of the order (note-5).
+    ("ti4", "neural_motivator_dealt_first", "ti4:note-5", True,
+     ["it is the status phase", 'Bob has researched "Neural Motivator"',
+      'the action deck is "Sabotage", "Lucky Shot", "Bribery", "Morale Boost", "Spy" and '
+      '"Veto"'],
+     ['the status phase step "Draw Action Cards" is resolved']),
+    # Alice's two Neural Motivator cards show what a turn of two is: Bob, the Yssaril player
+    # with Neural Motivator too, is asked to discard after two cards, not all three (note-5.2,
+    # not Neural Motivator ignored, note-5.1).
+    ("ti4", "deal_one_draw_per_card", "ti4:note-5.2", True,
+     ["it is the status phase", 'Alice has researched "Neural Motivator"',
+      "Bob is the Yssaril player", 'Bob has researched "Neural Motivator"',
+      'the action deck is "Sabotage", "Lucky Shot", "Bribery", "Morale Boost", "Spy" and '
+      '"Veto"'],
+     ['the status phase step "Draw Action Cards" is resolved']),
+    # The same in a Politics deal: Alice's two cards show the count.
+    ("ti4", "deal_one_draw_per_card", "ti4:note-5.2", True,
+     ["it is the action phase, Alice's turn", "Alice has the Politics strategy card",
+      "Bob is the Yssaril player",
+      'the action deck is "Sabotage", "Lucky Shot", "Bribery", "Morale Boost", "Spy", "Veto" '
+      'and "Upgrade"'],
+     ["Alice resolves the primary ability of Politics, choosing Bob as speaker, and Bob and "
+      "Carol resolve its secondary ability"]),
     # The set-up's hold is 4, not the hand limit checked outside Step C.
     ("eu-pop", "setup_hold_at_the_hand_limit", "eu-pop:6.cards-in-hand.2", True,
      ["it is the draw phase"],
@@ -107,7 +131,7 @@ def _disagreement(game_id: str, second: EngineClient, given: list[str],
 
 
 @pytest.mark.parametrize("game_id, mutant, rule, confirmed, given, moves", CASES,
-                         ids=[c[1] for c in CASES])
+                         ids=[f"{c[1]}-{n}" for n, c in enumerate(CASES)])
 def test_a_disagreement_is_charged_to_the_rule_its_mutant_breaks(
         game_id, mutant, rule, confirmed, given, moves):
     _, broken = find_mutant([GAMES[game_id]], mutant)

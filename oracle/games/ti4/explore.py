@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from itertools import takewhile
 from types import MappingProxyType
 from typing import Any
 
@@ -81,6 +82,10 @@ LAWS = ('the law "Minister of Commerce" is in play', 'the law "Executive Sanctio
         'the laws "Minister of Commerce" and "Executive Sanctions" are in play')
 #: The Yssaril player, in one table in three (drawn on its own: Scheming changes every draw).
 YSSARIL = "Bob is the Yssaril player"
+#: In half the status phase's Yssaril tables, Bob has Neural Motivator too: a turn of two cards
+#: and Scheming's one more, in one draw (ti4:note-5.2); with the other Neural Motivator player
+#: dealt before him, the deal shows what two cards are (ti4:note-5.1) apart from Scheming.
+YSSARIL_MOTIVATED = 'Bob has researched "Neural Motivator"'
 #: Scenes a table may hold, one at most: the board and the cards
 #: that go with it, drawn together since neither shows anything without the other (about one
 #: table in three). Planets,
@@ -135,7 +140,7 @@ _COUNTS = MappingProxyType({f.name: f.count for f in load_card_facts()})
 
 @st.composite
 def _setups(draw: Any, pool: tuple[str, ...], spares: tuple[str, ...], extras: tuple[str, ...],
-            laws: tuple[str, ...], phases: tuple[tuple[str, ...], ...], yssaril: bool,
+            laws: tuple[str, ...], phases: tuple[tuple[str, ...], ...], yssaril: tuple[str, ...],
             scenes: tuple[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], ...] = ()
             ) -> list[str]:
     lines = [f"the players are {', '.join(PLAYERS[:-1])} and {PLAYERS[-1]}"]
@@ -170,7 +175,9 @@ def _setups(draw: Any, pool: tuple[str, ...], spares: tuple[str, ...], extras: t
         if motivated and motivated not in lines:
             lines.append(motivated)
     if yssaril and draw(st.integers(0, 1 if status else 2)) == 0:
-        lines.append(YSSARIL)
+        lines.append(yssaril[0])
+        if status and yssaril[1:] and draw(st.integers(0, 1)) == 0:
+            lines.append(yssaril[1])
     if laws and draw(st.integers(0, 3)) == 0:
         lines.append(draw(st.sampled_from(laws)))
     return lines + list(board)
@@ -493,7 +500,9 @@ class TI4Model:
         return _setups(pool, spares, tuple(e for e in EXTRAS if supported("given", e)),
                        tuple(law for law in LAWS if supported("given", law)),
                        tuple(p for p in _PHASES if all(supported("given", x) for x in p)),
-                       supported("given", YSSARIL), scenes)
+                       tuple(takewhile(lambda line: supported("given", line),
+                                       (YSSARIL, YSSARIL_MOTIVATED))),
+                       scenes)
 
     def moves(self, explored: Explored) -> list[str]:
         view = explored.view()

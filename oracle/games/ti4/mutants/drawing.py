@@ -268,6 +268,12 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("deals_clockwise_from_first", ("note-5",),
            "the deal starts with the first player in initiative order, then goes clockwise",
            dealing_order=_clockwise_from_first),
+    # Each Neural Motivator player still draws both cards before the next player in order
+    # (ti4:note-5.1#1 holds); what breaks is the place of their turn: "dealt out in initiative
+    # order" (ti4:note-5#1).
+    mutant("neural_motivator_dealt_first", ("note-5",),
+           "Neural Motivator players are dealt before everybody else",
+           status_dealing_queue=_neural_motivator_dealt_first),
     # ti4:note-5.1
     mutant("neural_motivator_second_pass", ("note-5.1",),
            "the Neural Motivator card is dealt after everybody else's first card",
@@ -278,9 +284,6 @@ MUTANTS: tuple[Mutant, ...] = (
     mutant("neural_motivator_first_status_phase_only", ("note-5.1",),
            "Neural Motivator adds a card in the game's first status phase only",
            status_draw_count=_neural_motivator_first_round_only),
-    mutant("neural_motivator_dealt_first", ("note-5.1",),
-           "Neural Motivator players are dealt before everybody else",
-           status_dealing_queue=_neural_motivator_dealt_first),
     # ti4:note-5.2
     mutant("scheming_after_everyone", ("note-5.2",),
            "the deal goes on while the Yssaril player still owes the Scheming discard",
