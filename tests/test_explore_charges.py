@@ -72,6 +72,20 @@ CASES = [
       'and "Upgrade"'],
      ["Alice resolves the primary ability of Politics, choosing Bob as speaker, and Bob and "
       "Carol resolve its secondary ability"]),
+    # A Politics deal that ran the deck out waits for Alice's discard, then reshuffles and
+    # goes on (note-4), which the answer's rule (2.4) does not state.
+    ("ti4", "no_reshuffle", "ti4:note-4", True,
+     ["it is the action phase, Alice's turn",
+      'Alice holds "Repeal Law", "Lucky Shot", "Sabotage" and "Archaeological Expedition"',
+      'Bob holds "Assassinate Representative", "Insubordination", "Morale Boost" and '
+      '"Sabotage"',
+      'the action deck is "Confounding Legal Text", "Confusing Legal Text" and '
+      '"Construction Rider"', "Alice has the Politics strategy card",
+      "Bob is the Yssaril player", 'the law "Executive Sanctions" is in play'],
+     ["Bob keeps 3 cards", "Bob draws 1 action card", "Alice keeps 3 cards",
+      'Bob discards "Assassinate Representative"', "Bob keeps 3 cards",
+      "Alice resolves the primary ability of Politics, choosing Bob as speaker, and Carol and "
+      "Bob resolve its secondary ability", "Alice keeps 3 cards"]),
     # The set-up's hold is 4, not the hand limit checked outside Step C.
     ("eu-pop", "setup_hold_at_the_hand_limit", "eu-pop:6.cards-in-hand.2", True,
      ["it is the draw phase"],

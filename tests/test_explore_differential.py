@@ -242,8 +242,11 @@ def test_the_node_engine_agrees_with_the_reference_engine():
         node.close()
     assert result.agree, "\n\n".join(f.scenario for f in result.findings)
     assert result.moves > 500
-    # Its random generator is not Python's: games end where a shuffle dealt otherwise.
-    assert set(result.diverged) <= {"the engines shuffled differently"}
+    # Its random generator is not Python's: games end where a shuffle dealt otherwise, or
+    # where it discards a keep's cards in another order (the model's choices: no sentence
+    # gives one).
+    assert set(result.diverged) <= {"the engines shuffled differently",
+                                    "the order of the cards one keep discards"}
 
 
 def test_a_mutant_over_the_pipe_is_found_as_in_process():

@@ -373,11 +373,11 @@ def neural_motivator_deal(history: Sequence[Transition], i: int) -> str | None:
 
 
 def _deal_begun(history: Sequence[Transition], i: int) -> int | None:
-    """The status phase's deal that ``history[i]``, an answer, may go on with: the index of
-    its accepted ``status_draw`` when only answers (or refused actions) came since."""
+    """The deal that ``history[i]``, an answer, may go on with: the index of its accepted
+    status phase draw or Politics deal when only answers (or refused actions) came since."""
     for k in range(i - 1, -1, -1):
         earlier = history[k]
-        if earlier.accepted and earlier.kind == "status_draw":
+        if earlier.accepted and earlier.kind in DEALS:
             return k
         if earlier.accepted and earlier.kind != "choose":
             return None
@@ -393,7 +393,8 @@ def neural_motivator_resumed(history: Sequence[Transition], i: int) -> str | Non
     deal was right when it began and the deck held a card for their second."""
     t = history[i]
     start = _deal_begun(history, i)
-    if start is None or not draw_pile(t.before, DECK) or _deal_wrong(history, start):
+    if start is None or history[start].kind != "status_draw" or not draw_pile(t.before, DECK) \
+            or _deal_wrong(history, start):
         return None
     order, gains = _deal_order(history[start]), hands_gained(t)
     for player in order:
@@ -606,6 +607,24 @@ def reshuffled(history: Sequence[Transition], i: int) -> str | None:
         if deck < wanted and discard_pile(t.before, DECK) and got < min(wanted, _available(t)):
             return (f"{player} was to draw {wanted} card(s) from a deck of {deck} and a "
                     f"discard pile to reshuffle, and received {got}")
+    return None
+
+
+def reshuffled_after_the_wait(history: Sequence[Transition], i: int) -> str | None:
+    """ti4:note-4 where a deal ran the deck out and waited for the discards of those it
+    dealt (ti4:66.note-1, 81.note-2): the answer that leaves none owed shuffles the discard
+    pile into a new deck (and the deal goes on from it)."""
+    t = history[i]
+    start = _deal_begun(history, i)
+    if start is None or not draw_pile(history[start].before, DECK):
+        return None
+    if draw_pile(history[start].after, DECK):
+        return None  # the deal did not run the deck out
+    if t.after.get("pending"):
+        return None  # still waiting for a decision
+    if not draw_pile(t.after, DECK) and discard_pile(t.after, DECK):
+        return ("the deal ran the deck out and, once the discards it waited for were made, "
+                "the discard pile was not shuffled into a new deck")
     return None
 
 
@@ -898,6 +917,7 @@ DIAGNOSTICS = (
     Diagnostic("politics-draw", politics_draws_two, POLITICS),
     Diagnostic("politics-draw", politics_deal_order, frozenset({"politics"})),
     Diagnostic("reshuffle", reshuffled, DRAWS),
+    Diagnostic("reshuffle", reshuffled_after_the_wait, frozenset({"choose"})),
     Diagnostic("draw-from-top", cards_conserved, DRAWS),
     Diagnostic("played-card-leaves-hand", played_card_leaves_hand, frozenset({"play"})),
     Diagnostic("played-card-waits", played_card_waits, frozenset({"play"})),

@@ -655,11 +655,16 @@ def _reshuffled(explored: Explored) -> Check:
 
     Other moves may legitimately discard onto an empty deck (a played card, a
     hand-limit discard, Scheming), so only draws by a non-Yssaril player count; and only
-    a draw that took the deck's last card (or more) exercises the rule.
+    a draw that took the deck's last card (or more) exercises the rule. A draw while a
+    hand-limit discard is owed may empty the deck of a deal that waits for it: the deal
+    reshuffles once those it dealt have discarded down (ti4:81.note-2#2), so it does not
+    count either.
     """
     last = explored.lines[-1] if explored.lines else ""
     if explored.last_rejected or " draws " not in last or _is_yssaril(
             explored, last.removeprefix("When ").split(" ", 1)[0]):
+        return None
+    if any(p.get("decision") == "keep" for p in (explored.before or {}).get("pending") or ()):
         return None
     deck = explored.view()["decks"]["action"]
     if int(deck["draw"]["count"]) == 0 and deck["discard"]:
