@@ -164,3 +164,17 @@ def test_smoke_and_capabilities_on_an_adapter_refusing_cards_it_does_not_declare
     assert runnable == sum(o.status != Status.UNSUPPORTED for o in outcomes), told.out
     assert unsupported == {r for r, s in rule_statuses(outcomes).items()
                            if s == Status.UNSUPPORTED}, told.out
+
+
+@needs_node
+def test_differential_exploration_finds_it_agreeing_with_the_reference(oracle):
+    """The engine follows the rules as the reference does, its choices aside: differential
+    exploration over the pipe plays hundreds of moves and finds no disagreement. Before, its
+    games ended at the first view (a setup's shuffle in its own order; then its turn counter
+    starting at 1), and its Step C keep of 6 cited 4.5.c.1 where the reference cited 4.5.c.2."""
+    run = oracle("explore", "--engine", "reference", "--engine",
+                 node_command(HERE / "adapter.js"), "--game", "eu-pop", "--budget", "60",
+                 report=False)
+    assert run.code == 0, run.out[-3000:]
+    moves = int(run.out.split(" agree: ", 1)[1].split(" moves", 1)[0].replace(",", ""))
+    assert moves > 200, run.out

@@ -30,13 +30,14 @@ class PendingDecisions:
 
     @staticmethod
     def chosen_cards(name: str, pending: Any, choice: JSON, rule: str,
-                     wrong_kind: str) -> list[str]:
+                     wrong_kind: str, count_rule: str | None = None) -> list[str]:
         """The cards of an answer to ``pending``: exactly its ``count`` cards under its
-        ``decision`` key, or rejected citing ``rule`` (``wrong_kind`` for another key)."""
+        ``decision`` key, or rejected citing ``rule`` (``wrong_kind`` for another key;
+        ``count_rule``, where another sentence states the count, for a wrong number)."""
         if set(choice) != {pending.decision}:
             raise Rejected(Rejection(wrong_kind, rule))
         cards = str_list(choice[pending.decision], f"choice.{pending.decision}")
         if len(cards) != pending.count:
             raise Rejected(Rejection(f"{name} must {pending.decision} exactly {pending.count} "
-                                     f"card(s), not {len(cards)}", rule))
+                                     f"card(s), not {len(cards)}", count_rule or rule))
         return cards

@@ -11,6 +11,7 @@ from oracle.games.eu_pop.cards import DECKS
 from oracle.games.eu_pop.engine.state import (
     DISPLAY_THIRD,
     STEP_C_CHOICE,
+    STEP_C_LIMIT,
     Pending,
     PlayerState,
 )
@@ -124,8 +125,13 @@ class StepC(PendingDecisions):
         """Answer the player's pending decision."""
         pending = self.owed_decision(player.name)
         rule_id = STEP_C_CHOICE if pending.source == "hand" else DISPLAY_THIRD
+        # Step C's count is 4.5.c.1's ("down to a maximum hand size of 5"); which cards,
+        # 4.5.c.2's. Two outside engines (tests/styles/eu_values.py, node_eu) cite 4.5.c.1
+        # for keeping 6, and differential exploration flagged the reference for 4.5.c.2.
+        step_c = pending.source == "hand" and self.g.phase == "cleanup"
         cards = self.chosen_cards(player.name, pending, choice, rule_id,
-                                  f"{player.name} must answer with {pending.decision!r}")
+                                  f"{player.name} must answer with {pending.decision!r}",
+                                  STEP_C_LIMIT if step_c else None)
         if pending.source == "hand":
             if not contains(player.hand, cards):
                 raise Rejected(Rejection(f"{player.name}'s hand does not hold {cards}", rule_id))

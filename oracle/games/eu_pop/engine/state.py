@@ -41,6 +41,7 @@ BATTLE_ONCE = rule("6.2.battle.3")
 BATTLE_ANY_TYPE = rule("6.2.battle.6")
 COVERT = rule("6.2.covert.2")
 STEP_C_CHOICE = rule("4.5.c.2")
+STEP_C_LIMIT = rule("4.5.c.1")
 
 COUNTERESPIONAGE = "Counterespionage"
 PHASES = ("draw", "action", "peace", "income", "cleanup")

@@ -8,6 +8,10 @@ those engines with the reference here):
 
 - a hand's size may be hidden from other viewers (the chapter keeps the cards secret and
   says nothing of the size);
+- ``turn`` counts Turns from whatever number the engine starts at (no scenario reads it; it
+  only helps charge a failure): the reference engine starts at 0, tests/styles/node_eu at 1,
+  which was flagged at the first view, charged to 11 rules, once a setup's shuffle no longer
+  ended the game;
 - a cost reduction of 0 is no reduction, listed or left out (``players[].cost_reductions``
   gives only the kinds a game effect lowers): an engine listing every kind was flagged at
   its first view, charged to a dozen rules;
@@ -64,6 +68,7 @@ class EUChoices:
     """``oracle.explore.compare.GameChoices`` for EU: The Price of Power."""
 
     def view(self, view: dict[str, Any], viewer: str | None) -> None:
+        view.pop("turn", None)
         if view.get("phase") != "action":
             view.pop("active_player", None)
         for player in (view.get("players") or {}).values():
