@@ -26,6 +26,9 @@ those engines with the reference here):
 - the hiring costs of Appoint Advisor/Leader (5.2) are charged or not (and an appointment
   its player could not pay may be refused);
 - ``end_turn``, ``draw`` or ``appoint`` while a card is being played may be refused;
+- a draw (a game effect) while its player owes a decision may be refused or carried out:
+  no sentence of the chapter speaks of it (the reference engine refused it citing 4.5.c.2,
+  which does not either; node_eu draws), and no scenario sends it;
 - ``discard_down`` while a decision is pending (Step C resolved again before its keeps are
   answered) may be refused, or ask again: no sentence speaks of it, and no scenario sends it;
 - a draw of more cards than a deck and its discard pile hold may be refused;
@@ -98,6 +101,10 @@ class EUChoices:
             return "end_turn, draw or appoint while a card is being played"
         if text == "Phase 5, Step C is resolved" and before.get("pending"):
             return "Step C again while a decision is pending"
+        drawer = _DRAW.match(text)
+        if drawer and any(isinstance(p, Mapping) and p.get("player") == drawer.group(1)
+                          for p in before.get("pending") or []):
+            return "a draw while its player owes a decision"
         counter = _COUNTER.match(text)
         if counter:
             aimed = next((p for p in reversed(before.get("being_played") or [])
