@@ -153,11 +153,11 @@ class StepCInTurnOrder(ReferenceEngine):
 
 class KeepFewer(ReferenceEngine):
     """Lets a player discard down to fewer than 5 cards in Step C."""
-    def chosen_cards(self, name, pending, choice, rule, wrong_kind):
+    def chosen_cards(self, name, pending, choice, rule, wrong_kind, count_rule=None):
         keep = choice.get("keep")
         if pending.source == "hand" and isinstance(keep, list) and len(keep) < pending.count:
             return [str(c) for c in keep]
-        return super().chosen_cards(name, pending, choice, rule, wrong_kind)
+        return super().chosen_cards(name, pending, choice, rule, wrong_kind, count_rule)
 
 class OtherReadings(HiringCosts, ThirdDisplayAskedFirst, StepCInTurnOrder, KeepFewer):
     """All four readings at once (one run)."""
