@@ -194,10 +194,20 @@ class Explored:
     supported: Supported = lambda kind, text: True
     #: The model's moves from this state, while no move has changed it (see ``moves``).
     candidates: list[str] | None = None
+    #: How many lines were taken back (``take_back``): a memo of what the lines say, read
+    #: once per line, starts again when this changes, since the lines it read may be gone.
+    taken_back: int = 0
 
     def view(self, viewer: str | None = REFEREE) -> View:
         """What ``viewer`` sees now (the world asks the engine once per viewer and move)."""
         return self.world.view(viewer)
+
+    def take_back(self) -> str:
+        """Remove the last line (a move the engine lacks, taken back): the one way lines
+        other than the last-added change, so memos reading lines once (see ``taken_back``)
+        know to read them again."""
+        self.taken_back += 1
+        return self.lines.pop()
 
     def moving(self) -> None:
         """Before a move: remember the referee's view of the state it starts from."""

@@ -241,7 +241,7 @@ class Search:
         try:
             run_step(world, "when", text)
         except EngineLacks as exc:
-            explored.lines.pop()
+            explored.take_back()
             explored.moves -= 1
             self.skipped_moves[exc.reason] += 1
             # Nothing changed if nothing was accepted; otherwise the lines no longer say

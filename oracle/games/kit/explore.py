@@ -90,11 +90,11 @@ def accepted_moves(explored: Explored) -> list[str]:
     step since a hold), and rescanning every line for each asker was the models' largest
     cost per state. Between two reads lines are only added (a move's When line, then the
     rejection line if it was rejected: that takes its move back off) or the last one
-    replaced (a move the engine lacks is taken back): each line is read once, and the
-    memo starts again when the lines it read are no longer the game's."""
+    taken back (a move the engine lacks): each line is read once, and the
+    memo starts again when a line was taken back since (``Explored.take_back``)."""
     lines = explored.lines
-    read, last, moves, at = explored.memo.get("accepted") or (0, None, None, None)
-    if moves is None or read > len(lines) or (read and lines[read - 1] is not last):
+    read, taken_back, moves, at = explored.memo.get("accepted") or (0, -1, None, None)
+    if moves is None or taken_back != explored.taken_back or read > len(lines):
         read, moves, at = 0, [], None
     for i in range(read, len(lines)):
         line = lines[i]
@@ -105,7 +105,7 @@ def accepted_moves(explored: Explored) -> list[str]:
         elif line.startswith("When "):
             moves.append(line[5:])
             at = i
-    explored.memo["accepted"] = (len(lines), lines[-1] if lines else None, moves, at)
+    explored.memo["accepted"] = (len(lines), explored.taken_back, moves, at)
     return moves
 
 

@@ -684,10 +684,11 @@ def _piles_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
 def _revealed(explored: Explored) -> dict[str, dict[str, int]]:
     """The cards each player revealed, copies per name (a rejected reveal shows nothing: a
     card seen after one is a leak). Read once per line: between two checks, lines are only
-    added (a move's When line, and the line saying it was rejected, if it was)."""
+    added (a move's When line, and the line saying it was rejected, if it was), or taken
+    back (``Explored.take_back``: then read again)."""
     lines = explored.lines
-    read, shown = explored.memo.get("revealed") or (0, None)
-    if shown is None or read > len(lines):
+    read, taken_back, shown = explored.memo.get("revealed") or (0, -1, None)
+    if shown is None or taken_back != explored.taken_back or read > len(lines):
         read, shown = 0, {p: {} for p in PLAYERS}
     for i in range(read, len(lines)):
         player, verb, cards = lines[i].partition(" reveals ")
@@ -697,7 +698,7 @@ def _revealed(explored: Explored) -> dict[str, dict[str, int]]:
                 counts = shown[name]
                 for card in cards.split('"')[1::2]:  # "A" and "B": each shown once more
                     counts[card] = counts.get(card, 0) + 1
-    explored.memo["revealed"] = (len(lines), shown)
+    explored.memo["revealed"] = (len(lines), explored.taken_back, shown)
     return shown
 
 
