@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import importlib
 import tempfile
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
@@ -461,18 +464,50 @@ def private_hypothesis_home() -> Iterator[None]:
             configuration.set_hypothesis_home_dir(previous)
 
 
-@contextlib.contextmanager
-def _no_local_constants() -> Iterator[None]:
-    """Hypothesis draws constants found in local source modules (``providers``, an
-    internal module: if it moves, exploration just keeps Hypothesis's default)."""
-    try:
-        from hypothesis.internal.conjecture import providers
+class LocalConstantsKept(UserWarning):
+    """Hypothesis's local constants could not be turned off (``_no_local_constants``)."""
 
+
+#: Where Hypothesis keeps what ``_no_local_constants`` replaces (private names: a Hypothesis
+#: release may move them; tests/test_explore_search.py fails on the day one does).
+_PROVIDERS = "hypothesis.internal.conjecture.providers"
+
+
+def local_constants_patch() -> tuple[Any, Callable[[], Any], Any, Any] | str:
+    """What ``_no_local_constants`` patches: (the module, its ``_get_local_constants``, its
+    ``CONSTANTS_CACHE``, an empty set of constants); or, where this Hypothesis keeps them
+    elsewhere, why not."""
+    import hypothesis
+
+    try:
+        providers = importlib.import_module(_PROVIDERS)
         original, cache = providers._get_local_constants, providers.CONSTANTS_CACHE
         empty = type(providers._local_constants)()
-    except (ImportError, AttributeError):  # pragma: no cover - another Hypothesis
+        cache.cache.clear  # noqa: B018 - cleared before and after, so it must be there
+    except (ImportError, AttributeError, TypeError) as exc:
+        return (f"hypothesis {hypothesis.__version__} keeps no {_PROVIDERS}."
+                f"_get_local_constants, _local_constants and CONSTANTS_CACHE as rules-oracle "
+                f"expects ({type(exc).__name__}: {exc})")
+    return providers, original, cache, empty
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis draws constants found in local source modules (``providers``, an internal
+    module): turned off while exploring. Where this Hypothesis keeps them elsewhere, the
+    search runs with them, and says so (a ``LocalConstantsKept`` warning): never silently,
+    since the games explored then depend on which modules happen to be imported."""
+    patch = local_constants_patch()
+    if isinstance(patch, str):
+        warnings.warn(LocalConstantsKept(
+            f"{patch}: exploration cannot turn off the constants Hypothesis collects from "
+            "local modules, so the games it plays now depend on which modules are imported "
+            "(the same seed and budget may explore other games in another run or on another "
+            "machine). Pin the Hypothesis version that rules-oracle was tested with, and "
+            "report this."), stacklevel=2)
         yield
         return
+    providers, original, cache, empty = patch
     cache.cache.clear()
     providers._get_local_constants = lambda: empty
     try:
