@@ -578,18 +578,20 @@ def _effect(oracle_world: ScenarioWorld, ref: str, neg: str) -> None:
 
 @then(parsers.re(
     rf"(?:(?P<player>{NAME}) must (?P<decision>keep|discard) (?P<count>\w+) cards?"
-    r"|(?P<none>no decision is pending))"
+    rf"|(?P<none>no decision is pending)(?: for (?P<whose>{NAME}))?)"
 ))
 def _pending(oracle_world: ScenarioWorld, player: str | None, decision: str | None,
-             count: str | None, none: str | None) -> None:
-    """The decision the engine waits for (hand limit keep, discard for an ability).
+             count: str | None, none: str | None, whose: str | None) -> None:
+    """The decision the engine waits for (hand limit keep, discard for an ability); or none,
+    from anyone or from one player (while others have theirs to make).
 
     Example: Then Alice must keep 7 cards
     """
     pending = oracle_world.pending()
     if none:
-        if pending:
-            raise RuleViolation(f"the engine is waiting for a decision: {pending}")
+        waiting = [p for p in pending if whose is None or p.get("player") == whose]
+        if waiting:
+            raise RuleViolation(f"the engine is waiting for a decision: {waiting}")
         return
     want = {"player": player, "decision": decision, "count": parse_count(count or "0")}
     if not any({k: p.get(k) for k in want} == want for p in pending):

@@ -38,12 +38,20 @@ def test_the_reference_engine_keeps_every_invariant(eu):
           f"{result.moves / result.seconds:.0f} moves/s")
 
 
+#: Games a search may play to find its mutant: each is found in nearly every random run
+#: within it (``benchmarks/explore_reliability.py``), in about 10 games on average, so a
+#: search that stops at its finding seldom plays them all. Why not 40: Hypothesis plays a
+#: few games on each table it draws (its simplest, then copies of parts of it), so 40 games
+#: are about 10 tables, and a derandomised run of another Hypothesis version missed one.
+FOUND_WITHIN = 100
+
+
 @pytest.mark.parametrize("mutant, invariant, rule, then", [
     ("hands_shown_to_all", "hands are hidden from other viewers",
      "eu-pop:6.cards-in-hand.1", "sees none of the cards in"),
     ("discard_piles_hidden", "discard piles are public", "eu-pop:6.decks.3", "as seen by"),
     ("display_also_discarded", "cards are conserved", "eu-pop:6.action-cards.6",
-     "discard pile is empty"),
+     "discard pile is "),
     # The engine allows what the rules forbid: the scenario stops there and says so.
     ("step_c_in_any_phase", "the hand limit waits for phase 5 step c",
      "eu-pop:6.cards-in-hand.2", "Then the action is rejected"),
@@ -67,8 +75,8 @@ def test_a_mutant_is_found_and_written_as_a_scenario(eu, mutant, invariant, rule
     tests/test_explore.py."""
     _, broken = find_mutant([eu], mutant)
     shrunk = mutant in ("hands_shown_to_all", "display_also_discarded")
-    budget = default_budget(40) if shrunk else settings(
-        default_budget(40), phases=[Phase.explicit, Phase.reuse, Phase.generate])
+    budget = default_budget(FOUND_WITHIN) if shrunk else settings(
+        default_budget(FOUND_WITHIN), phases=[Phase.explicit, Phase.reuse, Phase.generate])
     result = explore(eu, EngineClient(broken(), mutant), 0, budget, {invariant})
     finding = result.findings[invariant]
     assert finding is not None, f"{mutant} survived exploration"

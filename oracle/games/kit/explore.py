@@ -18,8 +18,10 @@ from oracle.scenario.world import ScenarioWorld
 from oracle.suite.dsl import describe_cards
 
 
-def listed(pool: Sequence[str], max_size: int) -> st.SearchStrategy[list[str]]:
-    """Lists of up to ``max_size`` names from ``pool``, drawn as one Hypothesis choice.
+def listed(pool: Sequence[str], max_size: int,
+           min_size: int = 0) -> st.SearchStrategy[list[str]]:
+    """Lists of ``min_size`` to ``max_size`` names from ``pool``, drawn as one Hypothesis
+    choice.
 
     Why not ``st.lists(st.sampled_from(pool))``: that draws two choices a card, and a setup's
     hands and piles cost Hypothesis as much as several engine moves. Drawn as bytes, each
@@ -29,7 +31,7 @@ def listed(pool: Sequence[str], max_size: int) -> st.SearchStrategy[list[str]]:
     names = tuple(pool)
     if not names:
         return st.just([])
-    return st.binary(max_size=max_size).map(
+    return st.binary(min_size=min_size, max_size=max_size).map(
         lambda picks: [names[b * len(names) >> 8] for b in picks])
 
 

@@ -142,6 +142,17 @@ def _display_limit(explored: Explored) -> Check:
     return HELD if beside else None
 
 
+def _emptied_by(explored: Explored, player: str) -> int:
+    """1 if the move was ``player``'s use of an Action that spent its card's last charge
+    (the card leaves the display, 6.2.display.8, before a card being played resolves)."""
+    m = USE_LINE.fullmatch(_last(explored))
+    if not m or m.group(1) != player or m.group(2) not in ACTIONS or explored.before is None:
+        return 0
+    fact, action = ACTIONS[m.group(2)]
+    return int(any(d.get("card") == fact.name and int(d.get("charges") or 0) <= action.uses
+                   for d in _display(explored.before, player)))
+
+
 def _third_display(explored: Explored) -> Check:
     """A Display Card played when 2 are in play leaves its player to choose one to discard."""
     if explored.before is None:
@@ -149,7 +160,8 @@ def _third_display(explored: Explored) -> Check:
     view = explored.view()
     third = False
     for p in PLAYERS:
-        if len(_display(explored.before, p)) >= MAX_DISPLAYS and _placed(explored, p):
+        if len(_display(explored.before, p)) - _emptied_by(explored, p) >= MAX_DISPLAYS \
+                and _placed(explored, p):
             third = True
             if p not in _pending(view, "discard"):
                 had = describe_cards(_display_names(explored.before, p))

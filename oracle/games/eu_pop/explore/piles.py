@@ -196,8 +196,15 @@ def _limit_waits(explored: Explored) -> Check:
 
 
 def _decisions(view: View) -> list[str]:
+    """The decisions pending, and who has none (a decision an engine asks for wrongly may
+    come while another player's is pending)."""
+    pending = view.get("pending") or []
+    if not pending:
+        return ["no decision is pending"]
+    waiting = {p["player"] for p in pending}
     return [f"{p['player']} must {p['decision']} {_n_cards(int(p['count']))}"
-            for p in view.get("pending") or []] or ["no decision is pending"]
+            for p in pending] + [f"no decision is pending for {p}" for p in PLAYERS
+                                 if p not in waiting]
 
 
 def _pending_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
