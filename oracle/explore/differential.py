@@ -714,7 +714,11 @@ def compare(game: Game, model: ExplorationModel, first: EngineClient, second: En
 
 
 def _search_once(search: DiffSearch, budget: settings, seed_: int) -> Disagreed | None:
-    test = seed(seed_)(settings(budget)(game_test(search, budget.stateful_step_count)))
+    """One search. Derandomised (the "ci" profile), the seed picks the games too; the "dev"
+    profile draws new games each run, as it does for ``oracle.explore.explore``."""
+    test = settings(budget)(game_test(search, budget.stateful_step_count))
+    if budget.derandomize:
+        test = seed(seed_)(test)
     try:
         test()
     except Disagreed as found:
