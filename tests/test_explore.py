@@ -216,9 +216,9 @@ def test_a_fault_answering_a_decision_is_charged_to_the_rule_that_states_the_ans
     module = importlib.import_module(game.reference_engine.partition(":")[0])
     engine = _crashing_on(decision, module.ReferenceEngine)()
     # Searched: the invariant of the rule stating the decision (a fault shows whichever
-    # invariants are searched; one is cheaper over the 30 games a decision needs to come up
+    # invariants are searched; one is cheaper over the 60 games a decision needs to come up
     # in nearly every random run, benchmarks/explore_reliability.py).
-    result = explore(game, EngineClient(engine, "crashes"), 0, default_budget(30), {invariant})
+    result = explore(game, EngineClient(engine, "crashes"), 0, default_budget(60), {invariant})
     assert len(result.errors) == 1, [e.message for e in result.errors]
     assert f"the {decision} handler crashed" in result.errors[0].message
     verdicts = explore_verdicts(game_id, result, ())
