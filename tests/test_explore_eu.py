@@ -39,11 +39,11 @@ def test_the_reference_engine_keeps_every_invariant(eu):
 
 
 #: Games a search may play to find its mutant: each is found in nearly every random run
-#: within it (``benchmarks/explore_reliability.py``), in about 10 games on average, so a
+#: within it (``benchmarks/explore_reliability.py``), in 10 to 25 games on average, so a
 #: search that stops at its finding seldom plays them all. Why not 40: Hypothesis plays a
 #: few games on each table it draws (its simplest, then copies of parts of it), so 40 games
 #: are about 10 tables, and a derandomised run of another Hypothesis version missed one.
-FOUND_WITHIN = 100
+FOUND_WITHIN = 150
 
 
 @pytest.mark.parametrize("mutant, invariant, rule, then", [

@@ -65,6 +65,7 @@ from oracle.explore.model import (
 )
 from oracle.explore.render import rule_sentences, scenario
 from oracle.explore.search import (
+    SKIP,
     Slip,
     chosen,
     fewer_collections,
@@ -282,11 +283,14 @@ class DiffSearch:
 
     def move(self, duel: Duel, pick: int) -> bool:
         """Play the move a drawn byte picks; whether the game goes on."""
+        if pick == SKIP:
+            return True
         self.a.transcript.clear()
         self.b.transcript.clear()
         if duel.a.candidates is None:
             duel.a.candidates = self.model.moves(duel.a)
-        return self.play(duel, chosen(pick, duel.a.candidates))
+        text = chosen(pick, duel.a.candidates)
+        return True if text is None else self.play(duel, text)
 
     def play(self, duel: Duel, text: str) -> bool:
         """Play one move on both engines and compare their replies; whether the game goes on

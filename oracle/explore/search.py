@@ -48,28 +48,33 @@ from oracle.suite.games import Game
 
 #: Moves are drawn CHUNK at a time, one byte each, as one Hypothesis choice (``st.binary`` of
 #: a fixed size): a draw costs Hypothesis about as much as a whole engine move, so one draw
-#: per move was most of the search's own cost. (Hypothesis does not shrink them: a found game
-#: is shrunk by its texts, ``oracle.explore.shrink``.)
+#: per move was most of the search's own cost. Hypothesis shrinks a chunk byte by byte,
+#: lowering each (towards the natural move, then towards skipping it), and deletes whole
+#: chunks; the game ends where its slip shows, so later bytes are never drawn or kept.
 CHUNK = 10
-#: A game draws chunks until it has made its moves or drawn this many bytes per move (moves
-#: an engine cannot play are skipped, and do not make games shorter).
+#: A byte of 0 plays no move: lowering a byte to 0 is how the shrinker deletes one move from
+#: the middle of a chunk (a skipped move is not written in the counterexample).
+SKIP = 0
+#: Hypothesis draws many zero bytes (its first game is all zeros, and it favours zeros and
+#: repeats chunks it drew before): a game draws chunks until it has made its moves or drawn
+#: this many bytes per move, so that skipped moves do not make games shorter.
 SKIPPABLE = 2
 #: Bytes up to this take the first move on offer (the model's natural next one: answering a
 #: decision, the active player's first card, the end of a Turn whose Action is taken), so
 #: that about a quarter of the moves play the game forward as players would, and deep
 #: states (a third Display Card, a second Action in a Turn) are reached in far fewer games.
-#: A byte of 0 is one of them: Hypothesis draws many (its first game is all zeros, and it
-#: plays the simplest game of each new table), and each such game plays the natural moves
-#: of its table, where a byte of 0 once skipped the move and such games played nothing.
 NATURAL = 63
-#: The other bytes spread over the moves on offer in order (a lower byte, an earlier move);
-#: with more than this many moves on offer, some are never chosen in that state.
+#: The other bytes spread over the moves on offer in order (a lower byte, an earlier move:
+#: shrinking lowers towards the simplest); with more than this many moves on offer, some
+#: are never chosen in that state.
 SPREAD = 255 - NATURAL
 
 
-def chosen(pick: int, candidates: Sequence[str]) -> str:
-    """The move a drawn byte stands for: the natural move, or one spread over the moves on
-    offer."""
+def chosen(pick: int, candidates: Sequence[str]) -> str | None:
+    """The move a drawn byte stands for: none (``SKIP``), the natural move, or one spread
+    over the moves on offer."""
+    if pick == SKIP:
+        return None
     if pick <= NATURAL:
         return candidates[0]
     return candidates[(pick - NATURAL - 1) * len(candidates) // SPREAD]
@@ -207,13 +212,18 @@ class Search:
         """Play the move a drawn byte picks (``chosen``); whether the game goes on (False: it
         showed a slip already reported, and ends here). Raises ``Slip`` for a new one."""
         world = explored.world
+        if pick == SKIP:
+            return True
         # Nothing reads a game's transcript here (a finding is replayed on a fresh world), and
         # keeping every view of a game alive until the next setup made the collector walk
         # them all, over and over.
         world.client.transcript.clear()
         if explored.candidates is None:
             explored.candidates = self.model.moves(explored)
-        return self.play(explored, chosen(pick, explored.candidates))
+        text = chosen(pick, explored.candidates)
+        if text is None:
+            return True
+        return self.play(explored, text)
 
     def play(self, explored: Explored, text: str) -> bool:
         """Play one move by its text (the search's pick, or a replayed game's); whether the
@@ -349,7 +359,8 @@ def game_test(search: Search, steps: int) -> Callable[[], None]:
     Why a plain ``@given`` test and not a ``RuleBasedStateMachine``: a game has one kind of
     step (a move, drawn as one number), and the state machine's rule choice and stop
     decision cost as much again per move as the draw itself, and its games went on with
-    no-op steps after a game had ended; see ``CHUNK``.
+    no-op steps after a game had ended. Shrinking is the same: each move is one byte, which
+    Hypothesis lowers (towards the natural next move, then to no move); see ``CHUNK``.
     """
 
     def playable(given: list[str]) -> bool:
