@@ -119,6 +119,25 @@ CASES = [
       "Bob attacks Alice and Carol in a battle"],
      ["Alice draws 1 military card", 'Alice plays "Bold Gambit" choosing a cavalry die',
       'Alice uses "Drill Regiments"']),
+    # A play refused while its player holds 6 cards, which the same game with 5 allows: the
+    # hand limit checked outside Step C, not the Reaction's moment the refusal looks like.
+    ("eu-pop", "oversized_hand_cannot_play", "eu-pop:6.cards-in-hand.2", True,
+     ['Bob holds "Royal Decree", "Counterespionage", "Counterespionage", "Court Intrigue", '
+      '"Counterespionage" and "Counterespionage"'],
+     ['Bob plays "Court Intrigue"']),
+    # The same, the hand grown by draws (the game with the last draw left out allows it),
+    # not the rule that states a play.
+    ("eu-pop", "oversized_hand_cannot_play", "eu-pop:6.cards-in-hand.2", True,
+     ['the diplomatic deck is "Counterespionage"'],
+     ["Alice draws 1 military card", "Alice draws 2 military cards",
+      "Alice draws 1 military card", "Alice draws 2 administrative cards",
+      "Alice draws 2 diplomatic cards", 'Alice plays "Forced March"']),
+    # A Reaction refused off its player's Turn while they hold 6 cards, which the game with 5
+    # refuses too: the Reaction's rule, not the hand's size.
+    ("eu-pop", "reactions_on_own_turn", "eu-pop:6.2.reactions.1", True,
+     ['Bob holds "Royal Decree", "Counterespionage", "Counterespionage", "Court Intrigue", '
+      '"Counterespionage" and "Counterespionage"'],
+     ['Bob plays "Court Intrigue"']),
 ]
 
 

@@ -11,9 +11,12 @@ a shuffle dealt otherwise, ends there uncounted).
 
 A disagreement is charged to one rule where that can be told, in this order:
 
-1. the replies differ (one engine rejects what the other accepts): the rule the rejection
-   cites; else the rule that states the move (the model's ``move_rules`` for its action,
-   ``answer_rules`` for the decision it answers);
+1. the replies differ (one engine rejects what the other accepts): a refusal the size of
+   its player's hand explains, to the rule the game maps ``refused-over-limit`` to
+   (``oracle.explore.refusals``: the same game replayed with that hand at the limit has
+   both engines accept it); else a game diagnostic one engine's move fails (as below);
+   else the rule the rejection cites; else the rule that states the move (the model's
+   ``move_rules`` for its action, ``answer_rules`` for the decision it answers);
 2. the views differ: a game diagnostic (``oracle.scenario.diagnosis``, what any action of a
    kind must do) that one engine's move fails and the other's passes; else the invariants
    one engine breaks and the other keeps; else the invariants whose Then lines (what the
@@ -63,6 +66,7 @@ from oracle.explore.model import (
     move_rules_of,
     run_step,
 )
+from oracle.explore.refusals import OVER_LIMIT, Refused, refused, smaller_hands
 from oracle.explore.render import rule_sentences, scenario
 from oracle.explore.search import (
     SKIP,
@@ -434,6 +438,11 @@ class DiffSearch:
                 return (move_rule,), "the rule that states the move"
             return self._setup_rules(), "a setup or a look: every invariant's rules"
         diagnosed = self._diagnosed(duel)
+        if kind == "reply":  # last: its replays set both engines up anew
+            sized = self._size_refused(duel)
+            if sized:
+                return (sized,), ("a refusal the hand's size explains (the same game with "
+                                  "fewer cards in hand is accepted)")
         if diagnosed:
             return (diagnosed,), "a diagnostic one engine's move fails"
         if kind in ("reply", "leak"):
@@ -468,6 +477,59 @@ class DiffSearch:
                              if p.get("player") == player), None)
             return self.answer_rules.get(decision or "")
         return self.move_rules.get(kind)
+
+    def _size_refused(self, duel: Duel) -> str | None:
+        """The rule the game maps ``OVER_LIMIT`` to, when one engine refused the last move
+        while its player held more cards than the hand limit, the other accepted it, and the
+        same game with that player holding no more than the limit (cards taken out of their
+        Given hand, or draws left out: ``oracle.explore.refusals``) has both accept it, every
+        move agreeing. Plays the game again on both engines: call it last."""
+        rule = self.game.concept_rule(OVER_LIMIT)
+        if rule is None or not duel.moves:
+            return None
+        found = refused(duel.a.world.history[duel.sent[0]:],
+                        duel.b.world.history[duel.sent[1]:])
+        if found is None or found.limit is None or found.held <= found.limit:
+            return None
+        moves = [line.removeprefix("When ") for line in duel.a.lines
+                 if line.startswith("When ")]
+        for given, fewer_moves in smaller_hands(duel.a.given, moves, found.player,
+                                                found.held - found.limit):
+            accepted = self._accepted_with(given, fewer_moves, found)
+            if accepted is not None:
+                return rule if accepted else None
+        return None
+
+    def _accepted_with(self, given: list[str], moves: list[str], found: Refused
+                       ) -> bool | None:
+        """The game played again on both engines: whether the request one refused is
+        accepted by both now its player holds no more than the limit (what follows it in
+        the move may differ: another player's hand may be over the limit too); None when
+        the game says nothing of it (it does not reach the move as before, or the hand is
+        still over)."""
+        games: list[list[_Outcome]] = []
+        for client in (self.a, self.b):
+            world = ScenarioWorld(self.game, client, self.seed)
+            try:
+                for text in given:
+                    run_step(world, "given", text)
+                world.start()
+                games.append([_run(world, text) for text in moves])
+            except _FAILURES:
+                return None
+        for first, second in zip(games[0][:-1], games[1][:-1], strict=True):
+            if first.problem or second.problem or not replies_agree(
+                    reply_signature(first.entries), reply_signature(second.entries)):
+                return None
+        mine, theirs = games[found.side][-1], games[1 - found.side][-1]
+        if mine.problem or theirs.problem or len(mine.entries) <= found.index \
+                or len(theirs.entries) <= found.index \
+                or isinstance(theirs.entries[found.index][3], Rejected):
+            return None
+        hand = mine.entries[found.index][4]["players"][found.player]["hand"]
+        if not isinstance(hand.get("count"), int) or hand["count"] > (found.limit or 0):
+            return None
+        return not isinstance(mine.entries[found.index][3], Rejected)
 
     def _cited(self, duel: Duel) -> tuple[str, str] | None:
         """(whose, the rule) a rejection of the last move cites: the first engine's, else
