@@ -23,6 +23,7 @@ from oracle.engines import ConnectOptions, EngineClient, EngineSpec, connect
 from oracle.explore import default_budget, load_model
 from oracle.explore.compare import (
     NoChoices,
+    cited_apart,
     common,
     normal_view,
     replies_agree,
@@ -288,6 +289,13 @@ def test_what_is_compared_is_what_the_rules_decide():
     assert replies_agree([("play", "Rejected", "ti4:2.6")], [("play", "Rejected", None)])
     assert not replies_agree([("play", "Rejected", "ti4:2.6")], [("play", "Rejected", "ti4:2.7")])
     assert not replies_agree([("play", "Accepted", None)], [("play", "Rejected", None)])
+    # Both refused, each citing its rule: whether the second forbids it too is asked apart.
+    assert cited_apart([("draw", "Accepted", None), ("play", "Rejected", "ti4:2.6")],
+                       [("draw", "Accepted", None), ("play", "Rejected", "ti4:2.7")]) == 1
+    assert cited_apart([("play", "Rejected", "ti4:2.6")], [("play", "Accepted", None)]) is None
+    assert cited_apart([("play", "Rejected", "ti4:2.6"), ("play", "Rejected", "ti4:2.6")],
+                       [("play", "Rejected", "ti4:2.7"), ("play", "Rejected", "ti4:2.7")]) \
+        is None
 
 
 def test_a_shuffle_is_told_from_a_draw():
@@ -333,3 +341,74 @@ def test_the_eu_choices_the_protocol_page_names_are_not_disagreements():
              for phase, who in (("peace", None), ("peace", "Alice"), ("action", "Alice"))]
     shown = [normal_view(v, None, CHOICES) for v in views]
     assert shown[0] == shown[1] and "active_player" in shown[2]
+
+
+# -- two rules forbidding one move --------------------------------------------------------------
+
+
+def _eu_engines() -> dict[str, type]:
+    """EU engines citing another rule than the reference's for a refused play."""
+    from oracle.games.eu_pop.engine import ReferenceEngine
+    from oracle.games.eu_pop.engine.state import COST_TYPE, TURN
+    from oracle.games.kit.errors import Rejection
+
+    class PaysFirst(ReferenceEngine):
+        """Checks a card is paid for before its Turn: a play both forbid cites the cost."""
+
+        def act_play(self, action):  # type: ignore[no-untyped-def]
+            player = self.player(action.get("player"))
+            fact = self.card_fact(action.get("card"), "play.card")
+            if fact.name in player.hand:
+                self.require(self.check_can_pay(player, self.card_cost(player, fact),
+                                                repr(fact.name)))
+            super().act_play(action)
+
+    class CitesTheCost(ReferenceEngine):
+        """Refuses a play out of Turn citing the cost, whether or not it is paid for."""
+
+        def check_turn(self, name, doing, rule_id=TURN):  # type: ignore[no-untyped-def]
+            found = super().check_turn(name, doing, rule_id)
+            return Rejection(found.reason, COST_TYPE) if found else None
+
+    return {"PaysFirst": PaysFirst, "CitesTheCost": CitesTheCost}
+
+
+def _played(engine: object, given: list[str], moves: list[str]):  # type: ignore[no-untyped-def]
+    """A fixed game on the reference and ``engine``: the search and its disagreement."""
+    from oracle.explore.differential import DiffSearch, Disagreed
+
+    game = GAMES["eu-pop"]
+    search = DiffSearch(game, load_model(game), _reference("eu-pop"),
+                        EngineClient(engine, "second"), 0, ("reference", "second"))
+    try:
+        duel = search.set_up(["the players are Alice, Bob and Carol", *given])
+        assert duel is not None and search.check(duel)
+        for move in moves:
+            assert search.play(duel, move) and search.check(duel), move
+    except Disagreed as found:
+        return search, found
+    return search, None
+
+
+@pytest.mark.parametrize("power, flagged", [(0, False), (3, True)])
+def test_a_refusal_citing_another_rule_is_a_disagreement_only_if_that_rule_allows_it(
+        power, flagged):
+    """Why: Bob's plain card on Alice's Turn is refused by 6.action-cards.2 (the Turn), and,
+    with no military Monarch Power, by 6.action-cards.3 (its cost) too. The reference cites
+    the Turn, which it checks first; an engine checking the cost first cites the cost, and
+    refuses the same plays: not a disagreement, counted apart. An engine citing the cost
+    for the Turn is right only where Bob cannot pay: where he can, it refuses for a rule that
+    does not forbid the play, and is flagged."""
+    given = ['Bob holds "Forced March"', f"Bob has {power} military power"]
+    for name, engine in _eu_engines().items():
+        search, found = _played(engine(), given, ['Bob plays "Forced March"'])
+        expected = flagged and name == "CitesTheCost"
+        assert (found is not None) is expected, (name, found and found.message)
+        if found is not None:
+            assert "citing eu-pop:6.action-cards.3" in found.message
+            assert found.rules == ("eu-pop:6.action-cards.2",), found.rules
+        elif not power:
+            assert search.cited_otherwise == {
+                "eu-pop:6.action-cards.2 / eu-pop:6.action-cards.3": 1}, name
+        else:
+            assert not search.cited_otherwise, name

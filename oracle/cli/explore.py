@@ -154,6 +154,9 @@ def render(results: list[DiffResult], skipped: list[str]) -> str:
         if r.diverged:
             what += "; games ended where the engines may differ: " + ", ".join(
                 f"{n} ({reason})" for reason, n in r.diverged.most_common())
+        if r.cited_otherwise:
+            what += "; refused alike, each citing a rule that forbids it: " + ", ".join(
+                f"{n} ({pair})" for pair, n in r.cited_otherwise.most_common())
         if r.agree:
             out.append(f"{r.game.id}: {a} and {b} agree: {what}")
             continue

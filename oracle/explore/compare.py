@@ -6,8 +6,10 @@ docs/protocol.md) leave a choice, and a comparison that flags those is worse tha
 choices every game shares are the protocol's, and are made here:
 
 - **Replies**: the kind (``accepted``, ``rejected``, ...) of every request a move sent, and
-  the rule a rejection cites when both engines cite one; never a rejection's ``reason`` or an
-  acceptance's ``events`` (free-form, for people).
+  the rule a rejection cites when both engines cite one, unless the rule the second cites
+  forbids the action too (``cited_apart``: two rules may forbid one action, and each engine
+  cites the one it checks first); never a rejection's ``reason`` or an acceptance's
+  ``events`` (free-form, for people).
 - **Hands are not ordered**: the cards of a hand are compared as a multiset; piles are
   ordered (top first) and compared as lists; ``being_played`` is in play order.
 - **``"cards": null``** is "this engine does not say which cards this viewer may see": not
@@ -126,6 +128,24 @@ def replies_agree(a: Sequence[tuple[str, str, str | None]],
         if ka != kb or ra != rb or (rule_a and rule_b and rule_a != rule_b):
             return False
     return True
+
+
+def cited_apart(a: Sequence[tuple[str, str, str | None]],
+                b: Sequence[tuple[str, str, str | None]]) -> int | None:
+    """Where two replies' signatures differ only in the rule a rejection cites: the index of
+    the one request both engines rejected, each citing another rule; None when they differ
+    otherwise (or not at all). Two rules may forbid one action, and an engine cites the
+    one it checked first: whether the other forbids it too is the differential's to ask
+    (``oracle.explore.differential``)."""
+    if len(a) != len(b):
+        return None
+    apart = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if not replies_agree([x], [y])]
+    if len(apart) != 1:
+        return None
+    (ka, ra, rule_a), (kb, rb, rule_b) = a[apart[0]], b[apart[0]]
+    if ka != kb or ra != rb or ra != "Rejected" or not rule_a or not rule_b:
+        return None
+    return apart[0]
 
 
 def normal_view(view: View, viewer: str | None, choices: GameChoices) -> dict[str, Any]:

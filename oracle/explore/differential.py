@@ -46,6 +46,7 @@ from oracle.engines import EngineClient
 from oracle.explore.compare import (
     Loosened,
     choices_of,
+    cited_apart,
     common,
     dealt,
     difference,
@@ -77,7 +78,7 @@ from oracle.explore.search import (
     private_hypothesis_home,
 )
 from oracle.explore.shrink import DEFAULT_SHRINK, ShrinkBudget, Shrunk, shrink
-from oracle.protocol import REFEREE, Rejected
+from oracle.protocol import REFEREE, Act, Choose, Rejected
 from oracle.scenario.diagnosis import Transition
 from oracle.scenario.outcomes import EngineFault, EngineLacks, RuleViolation, ScenarioError
 from oracle.scenario.requirements import needs
@@ -169,6 +170,8 @@ class DiffResult:
     #: Games ended at a disagreement on a rule already reported.
     games_cut: int = 0
     shrinks: list[Shrunk] = field(default_factory=list)
+    #: Refusals both engines made citing other rules, each forbidding the action: "X / Y".
+    cited_otherwise: Counter[str] = field(default_factory=Counter)
 
     @property
     def agree(self) -> bool:
@@ -187,6 +190,7 @@ class DiffResult:
                 "agree": self.agree, "moves": self.moves, "games": self.games,
                 "views": self.views, "seconds": round(self.seconds, 3),
                 "diverged": dict(self.diverged), "games_cut": self.games_cut,
+                "cited_otherwise": dict(self.cited_otherwise),
                 "skipped_moves": dict(self.skipped_moves),
                 "skipped_setups": dict(self.skipped_setups),
                 "shrinks": [{"replays": s.replays, "seconds": round(s.seconds, 3),
@@ -219,6 +223,8 @@ class DiffSearch:
         self.diverged: Counter[str] = Counter()
         self.skipped_moves: Counter[str] = Counter()
         self.skipped_setups: Counter[str] = Counter()
+        #: Refusals both engines made citing other rules, each forbidding it: "X / Y".
+        self.cited_otherwise: Counter[str] = Counter()
         self._caps = a.info().capabilities & b.info().capabilities
         self._needs: dict[tuple[str, str], tuple[str, ...]] = {}
         self._probe: ScenarioWorld | None = None
@@ -329,13 +335,18 @@ class DiffSearch:
             self.moves += 1
         if first.problem or second.problem:
             return self._problem(duel, text, first, second)
-        if not replies_agree(reply_signature(first.entries), reply_signature(second.entries)):
+        signed = reply_signature(first.entries), reply_signature(second.entries)
+        if not replies_agree(*signed):
             why = self.choices.reply(duel.a.before or {}, text) or \
                 self.choices.reply(duel.b.before or {}, text)
             if why:
                 self._count(self.diverged, why)
                 return False
-            return self._disagree(duel, "reply", text, _replies_text(self.labels, first, second))
+            also = self._also_forbidding(first, second, *signed)
+            if also is None:
+                return self._disagree(duel, "reply", text,
+                                      _replies_text(self.labels, first, second))
+            self._count(self.cited_otherwise, also)
         duel.loosened = None
         if first.changed or second.changed:
             duel.a.candidates = None
@@ -348,6 +359,28 @@ class DiffSearch:
         else:
             duel.shuffled = False
         return True
+
+    def _also_forbidding(self, first: _Outcome, second: _Outcome,
+                         signed_a: Sequence[tuple[str, str, str | None]],
+                         signed_b: Sequence[tuple[str, str, str | None]]) -> str | None:
+        """Both engines refused the move's last request, each citing another rule: the two
+        rules (``first / second``) when the rule one engine cites forbids it too, as an
+        engine that can say which rules forbid an action (``forbidding``, the bundled
+        engines) finds in the state both are in; else None (a disagreement: an engine
+        refusing for a rule that does not forbid the action is flagged)."""
+        index = cited_apart(signed_a, signed_b)
+        if index is None or index != len(first.entries) - 1 \
+                or index != len(second.entries) - 1:
+            return None
+        _, kind, action, *_ = first.entries[index]
+        request = (Choose(action["player"], action["choose"]) if kind == "choose"
+                   else Act(action)).to_json()
+        rule_a, rule_b = signed_a[index][2], signed_b[index][2]
+        for client, other in ((self.a, rule_b), (self.b, rule_a)):
+            rules = _forbidding(client, request)
+            if rules is not None:
+                return f"{rule_a} / {rule_b}" if other in rules else None
+        return None
 
     def _problem(self, duel: Duel, text: str, first: _Outcome, second: _Outcome) -> bool:
         """A move that failed on one engine or both (a fault, a leaking rejection)."""
@@ -661,6 +694,19 @@ def _run(world: ScenarioWorld, text: str) -> _Outcome:
     return _Outcome(entries, problem, any(not isinstance(e[3], Rejected) for e in entries))
 
 
+def _forbidding(client: EngineClient, request: dict[str, Any]) -> set[str] | None:
+    """The rules (ids, no sentence) an in-process engine's checks each refuse an act or
+    choose request for in its game as it is (``ProtocolEngine.forbidding``); None when the
+    engine cannot say (it runs in another process, or has no such method)."""
+    engine: Any = client.engine
+    while not hasattr(engine, "forbidding") and hasattr(engine, "engine"):
+        engine = engine.engine  # a guarded engine holds the engine inside
+    forbidding = getattr(engine, "forbidding", None)
+    if not callable(forbidding):
+        return None
+    return {r.rule.partition("#")[0] for r in forbidding(request) if r.rule}
+
+
 def _views(duel: Duel, viewer: str | None) -> tuple[Any, Any] | str:
     """Both engines' views for one viewer; or why not: "" (neither shows this viewer
     anything: nothing to compare), a reason to end the game (one engine does not show
@@ -776,7 +822,8 @@ def compare(game: Game, model: ExplorationModel, first: EngineClient, second: En
             search.known.append(set(slip.rules))
     return DiffResult(game, labels, seed_, findings, search.moves, search.games,
                       time.perf_counter() - start, search.views, search.diverged,
-                      search.skipped_moves, search.skipped_setups, search.games_cut, shrinks)
+                      search.skipped_moves, search.skipped_setups, search.games_cut, shrinks,
+                      search.cited_otherwise)
 
 
 def _search_once(search: DiffSearch, budget: settings, seed_: int) -> Disagreed | None:

@@ -43,6 +43,8 @@ class ProtocolEngine:
     PROTOCOL: ClassVar[int] = 1
     EDITION: ClassVar[str] = ""
     ACTIONS: ClassVar[dict[str, str]] = {}
+    #: While ``forbidding`` asks: the refusals ``require`` collects instead of raising.
+    _collecting: list[Rejection] | None = None
     fresh_views: ClassVar[bool] = True
     """Every ``view`` reply is built afresh from plain JSON data (dicts, lists, str, int,
     bool, None) and shares nothing with the engine's state, so the client need not copy it
@@ -188,11 +190,43 @@ class ProtocolEngine:
             raise RequestError("no game is set up: send 'setup' first")
         return self.game
 
-    @staticmethod
-    def require(rejection: Rejection | None) -> None:
-        """Reject the action in progress if a check said no."""
+    def require(self, rejection: Rejection | None) -> None:
+        """Reject the action in progress if a check said no (while ``forbidding`` asks,
+        note it and go on to the next check)."""
         if rejection is not None:
+            if self._collecting is not None:
+                self._collecting.append(rejection)
+                return
             raise Rejected(rejection)
+
+    def forbidding(self, request: JSON) -> list[Rejection]:
+        """Every refusal this engine's checks give an ``act`` or ``choose`` request in the
+        game as it is, each check asked on its own (one that ends the handler, as a missing
+        card does, ends the list), the game left as it was.
+
+        Why: where two rules forbid one action, the checks run in order and the rejection
+        cites the first; differential exploration asks which others forbid it too, so that
+        another engine citing one of them is not flagged (``oracle.explore.differential``).
+        """
+        game = self.require_game()
+        snapshot, events = _Snapshot(game), self._events
+        found: list[Rejection] = []
+        self._collecting = found
+        try:
+            if request.get("op") == "choose":
+                self.choose(self.player(request.get("player")), request.get("choice"))
+            elif request.get("op") == "act":
+                action = request.get("action") or {}
+                getattr(self, self.ACTIONS[action.get("type")])(action)
+        except Rejected as rej:
+            found.append(rej.rejection)
+        except Exception:  # a handler gone on past a refusal may fail anyhow
+            pass
+        finally:
+            self._collecting = None
+            self.game = snapshot.restore(game)
+            self._undone, self._events = (snapshot, self.game), events
+        return found
 
 
 class UndoableRandom(random.Random):
