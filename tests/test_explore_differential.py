@@ -341,6 +341,26 @@ def test_the_eu_choices_the_protocol_page_names_are_not_disagreements():
              for phase, who in (("peace", None), ("peace", "Alice"), ("action", "Alice"))]
     shown = [normal_view(v, None, CHOICES) for v in views]
     assert shown[0] == shown[1] and "active_player" in shown[2]
+    # The Turn counter's start, and a reduction of 0 shown or left out (the Node EU engine).
+    views = [{"turn": turn, "players": {"Alice": {"cost_reductions": cuts}}}
+             for turn, cuts in ((0, {}), (1, {"military": 0}), (0, {"military": 1}))]
+    shown = [normal_view(v, None, CHOICES) for v in views]
+    assert shown[0] == shown[1] != shown[2]
+
+
+@pytest.mark.skipif(NODE is None, reason="needs node")
+def test_the_node_eu_engine_agrees_with_the_reference_engine():
+    """The clean-room EU engine (tests/styles/node_eu), which counts Turns from 1 and shows
+    a reduction of 0, was flagged at its first view."""
+    command = (f"{shlex.quote(NODE)} "
+               f"{shlex.quote(str(ROOT / 'tests/styles/node_eu/adapter.js'))}")
+    node = connect(EngineSpec.parse(f"cmd:{command}"), {"eu-pop": GAMES["eu-pop"]})
+    try:
+        result = _compare("eu-pop", node, "node_eu", games=30)
+    finally:
+        node.close()
+    assert result.agree, "\n\n".join(f.scenario for f in result.findings)
+    assert set(result.diverged) <= {"the engines shuffled differently"}
 
 
 # -- two rules forbidding one move --------------------------------------------------------------
