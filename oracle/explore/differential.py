@@ -470,6 +470,11 @@ class DiffSearch:
             if move_rule:
                 return (move_rule,), "the rule that states the move"
             return self._setup_rules(), "a setup or a look: every invariant's rules"
+        if kind == "reply":
+            forbade = self._first_forbade(duel)
+            if forbade:
+                return (forbade,), ("the rule the first engine's refusal cites (the second "
+                                    "allowed the move)")
         diagnosed = self._diagnosed(duel)
         if kind == "reply":  # last: its replays set both engines up anew
             sized = self._size_refused(duel)
@@ -511,6 +516,20 @@ class DiffSearch:
             return self.answer_rules.get(decision or "")
         return self.move_rules.get(kind)
 
+    def _first_forbade(self, duel: Duel) -> str | None:
+        """The catalog rule the first engine's rejection cites, when it refused a request of
+        the last move that the second engine accepted: the first engine's behaviour is what
+        the rules say (its Then lines are the finding's), so the second broke the rule that
+        forbids the move, whatever its accepting it then did (which the diagnostics judge,
+        and charge to the rules of those consequences)."""
+        found = refused(duel.a.world.history[duel.sent[0]:],
+                        duel.b.world.history[duel.sent[1]:])
+        if found is None or found.side != 0:
+            return None
+        reply = duel.a.world.history[duel.sent[0] + found.index][3]
+        rule = reply.rule.partition("#")[0] if reply.rule else ""
+        return rule if rule in self.game.catalog.ids() else None
+
     def _size_refused(self, duel: Duel) -> str | None:
         """The rule the game maps ``OVER_LIMIT`` to, when one engine refused the last move
         while its player held more cards than the hand limit, the other accepted it, and the
@@ -522,7 +541,8 @@ class DiffSearch:
             return None
         found = refused(duel.a.world.history[duel.sent[0]:],
                         duel.b.world.history[duel.sent[1]:])
-        if found is None or found.limit is None or found.held <= found.limit:
+        if found is None or found.player is None or found.held is None \
+                or found.limit is None or found.held <= found.limit:
             return None
         moves = [line.removeprefix("When ") for line in duel.a.lines
                  if line.startswith("When ")]

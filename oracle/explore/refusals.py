@@ -46,15 +46,16 @@ class Refused:
 
     side: int
     index: int
-    player: str
-    held: int
+    player: str | None
+    held: int | None
     limit: int | None
 
 
 def refused(first: Sequence[tuple[Any, ...]], second: Sequence[tuple[Any, ...]]
             ) -> Refused | None:
     """The request of one move (``ScenarioWorld.history`` entries, each engine's) that one
-    engine rejected and the other did not; None when there is none or it names no player."""
+    engine rejected and the other did not; None when there is none. Its player, their hand
+    size and limit are None where the request or the views do not say."""
     for index, (a, b) in enumerate(zip(first, second, strict=False)):
         no_a, no_b = isinstance(a[3], Rejected), isinstance(b[3], Rejected)
         if no_a == no_b:
@@ -63,13 +64,12 @@ def refused(first: Sequence[tuple[Any, ...]], second: Sequence[tuple[Any, ...]]
         entry = (a, b)[side]
         player = entry[2].get("player") if isinstance(entry[2], Mapping) else None
         if not isinstance(player, str):
-            return None
-        held = _player(entry[4], player).get("hand", {}).get("count")
-        if not isinstance(held, int):
-            return None
+            return Refused(side, index, None, None, None)
+        hand = _player(entry[4], player).get("hand")
+        held = hand.get("count") if isinstance(hand, Mapping) else None
         limits = [_player(e[4], player).get("hand_limit") for e in (entry, (a, b)[1 - side])]
         limit = next((x for x in limits if isinstance(x, int)), None)
-        return Refused(side, index, player, held, limit)
+        return Refused(side, index, player, held if isinstance(held, int) else None, limit)
     return None
 
 
