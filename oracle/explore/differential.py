@@ -256,11 +256,8 @@ class DiffSearch:
         """Both engines set up the same state; None when they cannot both play it."""
         sides: list[Explored | str] = []
         for client in (self.a, self.b):
-            world = ScenarioWorld(self.game, client, self.seed)
             try:
-                for text in given:
-                    run_step(world, "given", text)
-                world.start()
+                world = _started(self.game, client, self.seed, given)
             except EngineLacks as exc:
                 self._count(self.skipped_setups, exc.reason)
                 return None
@@ -562,11 +559,8 @@ class DiffSearch:
         still over)."""
         games: list[list[_Outcome]] = []
         for client in (self.a, self.b):
-            world = ScenarioWorld(self.game, client, self.seed)
             try:
-                for text in given:
-                    run_step(world, "given", text)
-                world.start()
+                world = _started(self.game, client, self.seed, given)
                 games.append([_run(world, text) for text in moves])
             except _FAILURES:
                 return None
@@ -692,6 +686,16 @@ class DiffSearch:
         finally:
             self._counting, self.known = True, known
         return None
+
+
+def _started(game: Game, client: EngineClient, seed_: int, given: Sequence[str]
+             ) -> ScenarioWorld:
+    """A game set up on one engine from its Given texts (raises what a step raises)."""
+    world = ScenarioWorld(game, client, seed_)
+    for text in given:
+        run_step(world, "given", text)
+    world.start()
+    return world
 
 
 def _run(world: ScenarioWorld, text: str) -> _Outcome:
@@ -889,10 +893,7 @@ def _shrunk(search: DiffSearch, slip: Disagreed, budget: ShrinkBudget,
 def _replayed(search: DiffSearch, client: EngineClient, slip: Disagreed
               ) -> tuple[Explored, _Outcome | None]:
     """The slip's game again on one engine, fresh: its explored game and its last move."""
-    world = ScenarioWorld(search.game, client, search.seed)
-    for text in slip.given:
-        run_step(world, "given", text)
-    world.start()
+    world = _started(search.game, client, search.seed, slip.given)
     explored = Explored(world, list(slip.given), supported=search.supported)
     last = None
     for line in slip.lines:
