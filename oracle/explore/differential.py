@@ -332,18 +332,17 @@ class DiffSearch:
             self.moves += 1
         if first.problem or second.problem:
             return self._problem(duel, text, first, second)
-        signed = reply_signature(first.entries), reply_signature(second.entries)
-        if not replies_agree(*signed):
+        if not replies_agree(reply_signature(first.entries), reply_signature(second.entries)):
             why = self.choices.reply(duel.a.before or {}, text) or \
                 self.choices.reply(duel.b.before or {}, text)
             if why:
                 self._count(self.diverged, why)
                 return False
-            also = self._also_forbidding(first, second, *signed)
-            if also is None:
+            apart = self._cited_apart(first.entries, second.entries)
+            if apart is None or apart[1] is not None:
                 return self._disagree(duel, "reply", text,
                                       _replies_text(self.labels, first, second))
-            self._count(self.cited_otherwise, also)
+            self._count(self.cited_otherwise, apart[0])
         duel.loosened = None
         if first.changed or second.changed:
             duel.a.candidates = None
@@ -357,26 +356,31 @@ class DiffSearch:
             duel.shuffled = False
         return True
 
-    def _also_forbidding(self, first: _Outcome, second: _Outcome,
-                         signed_a: Sequence[tuple[str, str, str | None]],
-                         signed_b: Sequence[tuple[str, str, str | None]]) -> str | None:
-        """Both engines refused the move's last request, each citing another rule: the two
-        rules (``first / second``) when the rule one engine cites forbids it too, as an
-        engine that can say which rules forbid an action (``forbidding``, the bundled
-        engines) finds in the state both are in; else None (a disagreement: an engine
-        refusing for a rule that does not forbid the action is flagged)."""
+    def _cited_apart(self, first: Sequence[tuple[Any, ...]], second: Sequence[tuple[Any, ...]]
+                     ) -> tuple[str, str | None] | None:
+        """Both engines refused the move's last request (``ScenarioWorld.history`` entries,
+        each engine's), each citing another rule, and an engine that can say which rules
+        forbid an action (``forbidding``, the bundled ones: the first engine, else the
+        second) was asked about the other's rule, in the state both are in: the two rules
+        (``first / second``) and, when the other's rule does not forbid it (every check
+        asked), that rule (the engine citing it refuses for a rule that allows the move: a
+        disagreement, charged there); None when they differ otherwise, or no engine can say
+        (a disagreement too, charged as any refusal)."""
+        signed_a, signed_b = reply_signature(first), reply_signature(second)
         index = cited_apart(signed_a, signed_b)
-        if index is None or index != len(first.entries) - 1 \
-                or index != len(second.entries) - 1:
+        if index is None or index != len(first) - 1 or index != len(second) - 1:
             return None
-        _, kind, action, *_ = first.entries[index]
+        _, kind, action, *_ = first[index]
         request = (Choose(action["player"], action["choose"]) if kind == "choose"
                    else Act(action)).to_json()
         rule_a, rule_b = signed_a[index][2], signed_b[index][2]
         for client, other in ((self.a, rule_b), (self.b, rule_a)):
-            rules = _forbidding(client, request)
-            if rules is not None:
-                return f"{rule_a} / {rule_b}" if other in rules else None
+            said = _forbidding(client, request)
+            if said is not None:
+                rules, complete = said
+                if other in rules:
+                    return f"{rule_a} / {rule_b}", None
+                return (f"{rule_a} / {rule_b}", other) if complete else None
         return None
 
     def _problem(self, duel: Duel, text: str, first: _Outcome, second: _Outcome) -> bool:
@@ -472,6 +476,11 @@ class DiffSearch:
             if forbade:
                 return (forbade,), ("the rule the first engine's refusal cites (the second "
                                     "allowed the move)")
+            apart = self._cited_apart(duel.a.world.history[duel.sent[0]:],
+                                      duel.b.world.history[duel.sent[1]:])
+            if apart is not None and apart[1] in self.game.catalog.ids():
+                return (apart[1],), ("the rule a refusal cites that does not forbid the move "
+                                     f"(both refused it: {apart[0]})")
         diagnosed = self._diagnosed(duel)
         if kind == "reply":  # last: its replays set both engines up anew
             sized = self._size_refused(duel)
@@ -718,17 +727,20 @@ def _run(world: ScenarioWorld, text: str) -> _Outcome:
     return _Outcome(entries, problem, any(not isinstance(e[3], Rejected) for e in entries))
 
 
-def _forbidding(client: EngineClient, request: dict[str, Any]) -> set[str] | None:
+def _forbidding(client: EngineClient, request: dict[str, Any]
+                ) -> tuple[set[str], bool] | None:
     """The rules (ids, no sentence) an in-process engine's checks each refuse an act or
-    choose request for in its game as it is (``ProtocolEngine.forbidding``); None when the
-    engine cannot say (it runs in another process, or has no such method)."""
+    choose request for in its game as it is, and whether every check was asked
+    (``ProtocolEngine.forbidding``); None when the engine cannot say (it runs in another
+    process, or has no such method)."""
     engine: Any = client.engine
     while not hasattr(engine, "forbidding") and hasattr(engine, "engine"):
         engine = engine.engine  # a guarded engine holds the engine inside
     forbidding = getattr(engine, "forbidding", None)
     if not callable(forbidding):
         return None
-    return {r.rule.partition("#")[0] for r in forbidding(request) if r.rule}
+    found, complete = forbidding(request)
+    return {r.rule.partition("#")[0] for r in found if r.rule}, complete
 
 
 def _views(duel: Duel, viewer: str | None) -> tuple[Any, Any] | str:

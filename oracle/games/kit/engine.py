@@ -199,10 +199,11 @@ class ProtocolEngine:
                 return
             raise Rejected(rejection)
 
-    def forbidding(self, request: JSON) -> list[Rejection]:
+    def forbidding(self, request: JSON) -> tuple[list[Rejection], bool]:
         """Every refusal this engine's checks give an ``act`` or ``choose`` request in the
-        game as it is, each check asked on its own (one that ends the handler, as a missing
-        card does, ends the list), the game left as it was.
+        game as it is, each check asked on its own, and whether every check was asked (a
+        refusal that ends the handler, as a missing card does, or a failure leaves the
+        checks after it unasked); the game is left as it was.
 
         Why: where two rules forbid one action, the checks run in order and the rejection
         cites the first; differential exploration asks which others forbid it too, so that
@@ -211,6 +212,7 @@ class ProtocolEngine:
         game = self.require_game()
         snapshot, events = _Snapshot(game), self._events
         found: list[Rejection] = []
+        complete = False
         self._collecting = found
         try:
             if request.get("op") == "choose":
@@ -218,6 +220,7 @@ class ProtocolEngine:
             elif request.get("op") == "act":
                 action = request.get("action") or {}
                 getattr(self, self.ACTIONS[action.get("type")])(action)
+            complete = True
         except Rejected as rej:
             found.append(rej.rejection)
         except Exception:  # a handler gone on past a refusal may fail anyhow
@@ -226,7 +229,7 @@ class ProtocolEngine:
             self._collecting = None
             self.game = snapshot.restore(game)
             self._undone, self._events = (snapshot, self.game), events
-        return found
+        return found, complete
 
 
 class UndoableRandom(random.Random):
