@@ -364,8 +364,11 @@ class DiffSearch:
         second) was asked about the other's rule, in the state both are in: the two rules
         (``first / second``) and, when the other's rule does not forbid it (every check
         asked), that rule (the engine citing it refuses for a rule that allows the move: a
-        disagreement, charged there); None when they differ otherwise, or no engine can say
-        (a disagreement too, charged as any refusal)."""
+        disagreement); None when they differ otherwise, or no engine can say (a
+        disagreement too). A disagreement is charged as any refusal is (the rule the first
+        engine cites): whether the engine misapplies the rule it cites, or cites it for
+        another's refusal, this state does not tell, and the finding's scenario is the
+        first engine's, "rejected, citing" its rule."""
         signed_a, signed_b = reply_signature(first), reply_signature(second)
         index = cited_apart(signed_a, signed_b)
         if index is None or index != len(first) - 1 or index != len(second) - 1:
@@ -476,11 +479,6 @@ class DiffSearch:
             if forbade:
                 return (forbade,), ("the rule the first engine's refusal cites (the second "
                                     "allowed the move)")
-            apart = self._cited_apart(duel.a.world.history[duel.sent[0]:],
-                                      duel.b.world.history[duel.sent[1]:])
-            if apart is not None and apart[1] in self.game.catalog.ids():
-                return (apart[1],), ("the rule a refusal cites that does not forbid the move "
-                                     f"(both refused it: {apart[0]})")
         diagnosed = self._diagnosed(duel)
         if kind == "reply":  # last: its replays set both engines up anew
             sized = self._size_refused(duel)
