@@ -169,7 +169,7 @@ def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(name, rule
     ("ti4", "players_start_with_a_card", "a diagnostic"),
     ("ti4", "reveal_not_shown", "a Then step about a fact of its rule"),
     ("eu-pop", "discard_piles_hidden", "a Then step about a fact of its rule"),
-    ("eu-pop", "step_c_in_any_phase", "the first engine's refusal cites"),
+    ("eu-pop", "step_c_in_any_phase", "a diagnostic"),
     ("eu-pop", "only_plain_cards_appoint", "a diagnostic"),
     ("eu-pop", "countered_cost_refunded", "a diagnostic"),
 ])

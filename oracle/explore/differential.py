@@ -474,12 +474,13 @@ class DiffSearch:
             if move_rule:
                 return (move_rule,), "the rule that states the move"
             return self._setup_rules(), "a setup or a look: every invariant's rules"
-        if kind == "reply":
-            forbade = self._first_forbade(duel)
-            if forbade:
-                return (forbade,), ("the rule the first engine's refusal cites (the second "
-                                    "allowed the move)")
+        forbade = self._first_forbade(duel) if kind == "reply" else None
         diagnosed = self._diagnosed(duel)
+        if forbade is not None:
+            cited, forbidding = forbade
+            if not diagnosed or (forbidding is not None and diagnosed not in forbidding):
+                return (cited,), ("the rule the first engine's refusal cites (the second "
+                                  "allowed the move)")
         if kind == "reply":  # last: its replays set both engines up anew
             sized = self._size_refused(duel)
             if sized:
@@ -520,19 +521,31 @@ class DiffSearch:
             return self.answer_rules.get(decision or "")
         return self.move_rules.get(kind)
 
-    def _first_forbade(self, duel: Duel) -> str | None:
-        """The catalog rule the first engine's rejection cites, when it refused a request of
-        the last move that the second engine accepted: the first engine's behaviour is what
-        the rules say (its Then lines are the finding's), so the second broke the rule that
-        forbids the move, whatever its accepting it then did (which the diagnostics judge,
-        and charge to the rules of those consequences)."""
+    def _first_forbade(self, duel: Duel) -> tuple[str, set[str] | None] | None:
+        """When the first engine refused a request of the last move that the second
+        accepted: the catalog rule its rejection cites, and every rule that forbids the
+        request (the first engine's ``forbidding``, all its checks asked; None when it cannot
+        say). The first engine's behaviour is what the rules say (its Then lines are the
+        finding's), so the second broke a rule that forbids the move: a diagnostic judging
+        what the second's acceptance then did is charged only if its rule is one of those
+        (a second copy of a Display Card allowed is 6.2.display.9's slip, not placing's),
+        else the rule cited."""
         found = refused(duel.a.world.history[duel.sent[0]:],
                         duel.b.world.history[duel.sent[1]:])
         if found is None or found.side != 0:
             return None
-        reply = duel.a.world.history[duel.sent[0] + found.index][3]
+        entries = duel.a.world.history[duel.sent[0]:]
+        _, kind, action, reply, *_ = entries[found.index]
         rule = reply.rule.partition("#")[0] if reply.rule else ""
-        return rule if rule in self.game.catalog.ids() else None
+        if rule not in self.game.catalog.ids():
+            return None
+        said = None
+        if found.index == len(entries) - 1:  # the first engine is as it was before it
+            said = _forbidding(self.a, (Choose(action["player"], action["choose"])
+                                        if kind == "choose" else Act(action)).to_json())
+        if said is None or not said[1]:
+            return rule, None
+        return rule, {f"{self.game.id}:{r}" if ":" not in r else r for r in said[0]}
 
     def _size_refused(self, duel: Duel) -> str | None:
         """The rule the game maps ``OVER_LIMIT`` to, when one engine refused the last move
