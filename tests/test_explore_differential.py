@@ -176,9 +176,10 @@ def test_an_engine_written_elsewhere_is_charged_on_the_rule_it_breaks(name, rule
 def test_a_mutant_is_found_and_charged_to_its_rule(game_id, mutant, why):
     _, broken = find_mutant([GAMES[game_id]], mutant)
     label = f"mutant:{game_id}/{mutant}"
-    # Up to 60 games: the search stops at its finding (about 10 games on average), and within
-    # 60 it finds it in nearly every random run (benchmarks/explore_reliability.py).
-    result = _compare(game_id, broken(), label, games=60, max_findings=1)
+    # Up to 100 games: the search stops at its finding (about 10 games on average), and
+    # within 100 it finds it in nearly every random run (benchmarks/explore_reliability.py:
+    # countered_cost_refunded was missed in 1 of 30 at 60).
+    result = _compare(game_id, broken(), label, games=100, max_findings=1)
     assert result.findings, f"{mutant} survived"
     finding = result.findings[0]
     assert set(finding.rules) & set(broken.breaks), (finding.rules, finding.why,
