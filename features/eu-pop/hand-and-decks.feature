@@ -189,6 +189,19 @@ Feature: Hands, the three decks and their discard piles
       Then Bob holds 5 cards
       And the administrative discard pile is 4 cards
 
+    Scenario Outline: Keeping more than 5 cards is refused
+      Given it is the cleanup phase
+      And Alice holds 7 cards
+      When Phase 5, Step C is resolved
+      And Alice keeps <n> cards
+      Then the action is <outcome>
+      And <after>
+
+      Examples:
+        | n | outcome  | after                   |
+        | 5 | allowed  | no decision is pending  |
+        | 6 | rejected | Alice must keep 5 cards |
+
   @eu-pop:4.5.c.2
   Rule: 4.5.c.2 Players choose which cards to discard
     Cites: eu-pop:4.5.c.2#1 "Players may choose which card(s) to discard."
@@ -205,20 +218,6 @@ Feature: Hands, the three decks and their discard piles
       Then Alice holds 5 cards
       And the administrative discard pile is empty
       And no decision is pending
-
-    Scenario Outline: Keeping more than 5 cards is refused
-      Cites: eu-pop:4.5.c.1#1 "discard down to a maximum hand size of 5"
-      Given it is the cleanup phase
-      And Alice holds 7 cards
-      When Phase 5, Step C is resolved
-      And Alice keeps <n> cards
-      Then the action is <outcome>
-      And <after>
-
-      Examples:
-        | n | outcome  | after                   |
-        | 5 | allowed  | no decision is pending  |
-        | 6 | rejected | Alice must keep 5 cards |
 
     Scenario Outline: Only cards in the hand can be kept
       Cites: eu-pop:4.5.c.1#1 "discard down to a maximum hand size of 5"

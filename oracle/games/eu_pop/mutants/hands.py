@@ -391,7 +391,7 @@ HANDS: tuple[Mutant, ...] = (
            act_discard_down=_step_c_asks_everyone),
     mutant("step_c_keeps_four", ("4.5.c.1",), "Step C asks players to keep 4 cards",
            add_pending=_step_c_keeps_four),
-    mutant("step_c_keeps_any_number", ("4.5.c.2",),
+    mutant("step_c_keeps_any_number", ("4.5.c.1",),
            "Step C lets a player keep any number of cards, more or fewer than 5",
            choose=_keep_any_number),
     mutant("refused_keep_discards", ("4.5.c.2",),
