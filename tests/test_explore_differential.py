@@ -424,3 +424,54 @@ def test_a_refusal_citing_another_rule_is_a_disagreement_only_if_that_rule_allow
                 "eu-pop:6.action-cards.2 / eu-pop:6.action-cards.3": 1}, name
         else:
             assert not search.cited_otherwise, name
+
+
+def test_a_third_display_cards_discard_is_left_to_the_engine_only_for_the_card_just_placed():
+    """Why: docs/protocol.md leaves open only whether the card just placed may be discarded
+    (6.2.display.10 "discard 1 of the cards in play"); the scenarios discard one of the two
+    already in play. OtherChoices offers the new card too and is not flagged; an engine that
+    lets only the new card go, refusing an older one, is, at 6.2.display.10."""
+    from oracle.games.eu_pop.engine import ReferenceEngine
+    from oracle.games.eu_pop.engine.state import DISPLAY_THIRD
+    from oracle.games.kit.errors import Rejected, Rejection
+
+    class NewOnly(ReferenceEngine):
+        def choose(self, player, choice):  # type: ignore[no-untyped-def]
+            if self.owed_decision(player.name).source == "display" and \
+                    player.display[-1].card not in str(choice):
+                raise Rejected(Rejection("only the new card may go", DISPLAY_THIRD))
+            super().choose(player, choice)
+
+    given = ["it is the action phase, Alice's turn",
+             'Alice has "Royal Manufactory" on display with 1 charge',
+             'Alice has "Grand Archive" on display with 1 charge',
+             'Alice holds "Spy Network"', "Alice has 9 military power",
+             "Alice has 9 administrative power", "Alice has 9 diplomatic power",
+             "Alice has 9 ducats"]
+    from oracle.explore.differential import DiffSearch
+
+    game = GAMES["eu-pop"]
+    other = dict(_eu_choice_engines())["OtherChoices"]
+    search = DiffSearch(game, load_model(game), _reference("eu-pop"),
+                        EngineClient(other(), "second"), 0, ("reference", "second"))
+    duel = search.set_up(["the players are Alice, Bob and Carol", *given])
+    assert duel is not None and search.check(duel)
+    assert search.play(duel, 'Alice plays "Spy Network"') and search.check(duel)
+    assert not search.play(duel, 'Alice discards "Spy Network"')  # the game ends there
+    assert search.diverged == {
+        "whether a third Display Card's discard may name the card just placed": 1}
+    _, found = _played(NewOnly(), given, ['Alice plays "Spy Network"',
+                                          'Alice discards "Royal Manufactory"'])
+    assert found is not None and found.rules == ("eu-pop:6.2.display.10",), found
+
+
+def test_a_draw_from_a_deck_both_engines_shuffled_alike_is_compared_card_by_card():
+    """Why: a deck the setup leaves out is compared as a multiset (each engine shuffles it
+    with its own generator), and a draw from it was then excused as "the engines shuffled
+    differently" even where both held the same pile: a mutant drawing from the bottom of a
+    new game's deck passed. Engines dealt alike are compared card by card."""
+    _, broken = find_mutant([GAMES["eu-pop"]], "deck_drawn_from_bottom")
+    search, found = _played(broken(), ["it is the action phase, Alice's turn",
+                                       "Alice holds no cards"],
+                            ["Alice draws 1 military card"])
+    assert found is not None and found.rules == ("eu-pop:6.decks.1",), search.diverged

@@ -237,15 +237,28 @@ def reshuffled(before: View, after: View) -> bool:
     return False
 
 
-def drawn_from(decks: frozenset[str], before: View, after: View) -> bool:
-    """Whether a move took cards off the draw pile of one of ``decks`` (referee views)."""
+def drawn_from(decks: frozenset[str], before: View, after: View,
+               other_before: View | None = None) -> bool:
+    """Whether a move took cards off the draw pile of one of ``decks`` (referee views) that
+    the two engines had in different orders (``other_before``, the second engine's view
+    before the move; not given: any order). Why the order: engines that shuffle alike (a
+    reference engine and its mutants) hold the same piles, and a draw from them is compared
+    card by card, so a draw off the wrong end of the deck is flagged."""
     for deck in decks:
+        pile = _pile(before, deck)
+        if other_before is not None and pile is not None and pile == _pile(other_before, deck):
+            continue
         was = (((before.get("decks") or {}).get(deck) or {}).get("draw") or {})
         now = (((after.get("decks") or {}).get(deck) or {}).get("draw") or {})
         if isinstance(was, Mapping) and isinstance(now, Mapping) and \
                 int(now.get("count") or 0) < int(was.get("count") or 0):
             return True
     return False
+
+
+def _pile(view: View, deck: str) -> Any:
+    draw = (((view.get("decks") or {}).get(deck) or {}).get("draw") or {})
+    return draw.get("cards") if isinstance(draw, Mapping) else None
 
 
 def unordered(view: View, decks: frozenset[str]) -> dict[str, Any]:

@@ -349,7 +349,8 @@ class DiffSearch:
             after = duel.a.world.referee_view()
             duel.shuffled = (reshuffled(duel.a.before or {}, after)
                              and reshuffled(duel.b.before or {}, duel.b.world.referee_view())
-                             ) or drawn_from(duel.orderless, duel.a.before or {}, after)
+                             ) or drawn_from(duel.orderless, duel.a.before or {}, after,
+                                             duel.b.before or {})
             duel.loosened = self.choices.outcome(duel.a.before or {}, text) or \
                 self.choices.outcome(duel.b.before or {}, text)
         else:

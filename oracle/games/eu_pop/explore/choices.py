@@ -23,11 +23,11 @@ those engines with the reference here):
 - the order of several Step C discards on a pile;
 - a third Display Card is placed before or after the card to discard is chosen: while the
   choice is pending, that player's display is not compared;
-- a "?" Battle Die icon whose type the move does not choose: refused, or chosen for the
-  player (docs/protocol.md);
 - whether the card just placed is one of those a third Display Card's discard may name
-  ("discard 1 of the cards in play", 6.2.display.10): a discard naming a card of that
-  display may be refused by one engine and carried out by the other;
+  ("discard 1 of the cards in play", 6.2.display.10): a discard naming it (the last card
+  the display lists, as the reference engine places it) may be refused by one engine and
+  carried out by the other; a discard naming an older card may not (every scenario
+  discards one of those);
 - the hiring costs of Appoint Advisor/Leader (5.2) are charged or not (and an appointment
   its player could not pay may be refused);
 - ``end_turn``, ``draw`` or ``appoint`` while a card is being played may be refused;
@@ -50,8 +50,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from oracle.explore.compare import Loosened
-from oracle.games.eu_pop.cards import ANY_DIE
-from oracle.games.eu_pop.explore.tables import ACTIONS, FACTS
 from oracle.games.eu_pop.explore.views import _display_names
 
 View = Mapping[str, Any]
@@ -63,7 +61,6 @@ _APPOINT = re.compile(r"(\w+) appoints ")
 _WAITS_FOR_NO_PLAY = re.compile(r"\w+ (?:ends (?:her|his|their) turn|draws |appoints )")
 _COUNT = re.compile(r"(\d+|no) cards?$")
 _DISCARD = re.compile(r'(\w+) discards "([^"]+)"')
-_PLAYED = re.compile(r'\w+ (?:plays|uses|starts playing) "([^"]+)"')
 _NUMBERS = {"no": 0, "one": 1, "two": 2, "three": 3}
 
 
@@ -137,13 +134,10 @@ class EUChoices:
         appoint = _APPOINT.match(text)
         if appoint and _short_of_a_hiring_cost(before, player):
             return "the hiring costs of Appoint Advisor/Leader"
-        played = _PLAYED.match(text)
-        if played and "choosing" not in text and _any_die(played.group(1)):
-            return 'a "?" Battle Die with no type chosen'
         discard = _DISCARD.match(text)
         if discard and _owes_a_display_discard(before, player) and \
-                discard.group(2) in _display_names(before, player):
-            return "which Display Cards in play a third one's discard may name"
+                _display_names(before, player)[-1:] == [discard.group(2)]:
+            return "whether a third Display Card's discard may name the card just placed"
         keep = _KEEP.match(text)
         if keep:
             asked = next((p for p in before.get("pending") or []
@@ -173,12 +167,6 @@ def _short_of_a_hiring_cost(before: View, name: str) -> bool:
     power = player.get("power") or {}
     return int(player.get("ducats", HIRING_COST_AT_MOST)) < HIRING_COST_AT_MOST or int(
         power.get("military", HIRING_COST_AT_MOST)) < HIRING_COST_AT_MOST
-
-
-def _any_die(name: str) -> bool:
-    """Whether the card or Action ``name`` gains a Battle Die of a type its player chooses."""
-    fact = FACTS.get(name) or ACTIONS.get(name, (None, None))[1]
-    return fact is not None and ANY_DIE in fact.dice
 
 
 def _owes_a_display_discard(before: View, name: str) -> bool:
