@@ -212,13 +212,19 @@ def _pending_then(explored: Explored, reference: ScenarioWorld) -> list[str]:
     return _decisions(view) + [f"{p} holds {_n_cards(_count(view, p))}" for p in PLAYERS]
 
 
+def _holding_for_the_setup(explored: Explored) -> bool:
+    """Whether the keeps asked now are the set-up's hold's (3.0.4#4, keep 4 of 5), not the
+    hand limit's: the hold was played and no Step C since."""
+    accepted = accepted_moves(explored)
+    return SETUP_HOLD in accepted and STEP_C not in accepted[accepted.index(SETUP_HOLD):]
+
+
 def _step_c_done(explored: Explored) -> Check:
     """After Step C and its decisions, no hand holds more than 5; and only a hand over 5
     (of a player with nothing on display: see 4.5.c.3) is made to discard down."""
     view = explored.view()
     keep = _pending(view, "keep")
-    accepted = accepted_moves(explored)
-    if SETUP_HOLD in accepted and STEP_C not in accepted[accepted.index(SETUP_HOLD):]:
+    if _holding_for_the_setup(explored):
         keep = {}  # the set-up's hold keeps 4 of 5 (3.0.4#4): not the limit's
     for p, n in keep.items():
         if not _display(view, p) and _count(view, p) <= HAND_LIMIT:
@@ -237,8 +243,7 @@ def _displays_uncounted(explored: Explored) -> Check:
     """Exercised once Phase 5 Step C is resolved while a player has Display Cards. The keeps
     the set-up's hold asks for (3.0.4#4) are not the limit's."""
     view = explored.view()
-    accepted = accepted_moves(explored)
-    if SETUP_HOLD in accepted and STEP_C not in accepted[accepted.index(SETUP_HOLD):]:
+    if _holding_for_the_setup(explored):
         return None
     for p, n in _pending(view, "keep").items():
         shown = _display(view, p)
