@@ -375,8 +375,7 @@ class DiffSearch:
         if index is None or index != len(first) - 1 or index != len(second) - 1:
             return None
         _, kind, action, *_ = first[index]
-        request = (Choose(action["player"], action["choose"]) if kind == "choose"
-                   else Act(action)).to_json()
+        request = _request(kind, action)
         rule_a, rule_b = signed_a[index][2], signed_b[index][2]
         for client, other in ((self.a, rule_b), (self.b, rule_a)):
             said = _forbidding(client, request)
@@ -542,8 +541,7 @@ class DiffSearch:
             return None
         said = None
         if found.index == len(entries) - 1:  # the first engine is as it was before it
-            said = _forbidding(self.a, (Choose(action["player"], action["choose"])
-                                        if kind == "choose" else Act(action)).to_json())
+            said = _forbidding(self.a, _request(kind, action))
         if said is None or not said[1]:
             return rule, None
         return rule, {f"{self.game.id}:{r}" if ":" not in r else r for r in said[0]}
@@ -737,6 +735,12 @@ def _run(world: ScenarioWorld, text: str) -> _Outcome:
     if entries and isinstance(entries[-1][3], Rejected):
         world.expect_rejected()
     return _Outcome(entries, problem, any(not isinstance(e[3], Rejected) for e in entries))
+
+
+def _request(kind: str, action: Any) -> dict[str, Any]:
+    """The protocol request a history entry of ``kind`` (``choose`` or an act's type) sent."""
+    return (Choose(action["player"], action["choose"]) if kind == "choose"
+            else Act(action)).to_json()
 
 
 def _forbidding(client: EngineClient, request: dict[str, Any]
