@@ -210,7 +210,7 @@ class ProtocolEngine:
         another engine citing one of them is not flagged (``oracle.explore.differential``).
         """
         game = self.require_game()
-        snapshot, events = _Snapshot(game), self._events
+        snapshot, events = _Snapshot(game), list(self._events)
         found: list[Rejection] = []
         complete = False
         self._collecting = found
